@@ -1,0 +1,29 @@
+# The README's two commands are `make demo` and `make test`.
+SWIFT ?= swift
+DISSECT = .build/debug/dissect
+SAMPLE = Corpus/samples/tcp-syn.hex
+
+.PHONY: setup build demo test bench check-schemas clean
+
+setup: ## Install libpcap-dev and pkg-config if missing
+	@scripts/install-deps.sh
+
+build: setup ## Build everything (debug)
+	$(SWIFT) build
+
+demo: build ## Build, then dissect a bundled sample frame
+	@echo "== dissect hex --root Ethernet < $(SAMPLE)"
+	@$(DISSECT) hex --root Ethernet < $(SAMPLE)
+
+test: setup ## Run every test
+	$(SWIFT) test
+
+check-schemas: build ## Check the bundled schemas
+	$(DISSECT) schema check Schemas Schemas/examples
+
+bench: setup ## Interpreter vs hand-written parser, side by side (release build)
+	$(SWIFT) build -c release --product dissect-bench
+	.build/release/dissect-bench
+
+clean:
+	rm -rf .build

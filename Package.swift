@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "dissect",
+    products: [
+        .executable(name: "dissect", targets: ["dissect"]),
+        .library(name: "BinarySchema", targets: ["BinarySchema"]),
+        .library(name: "Dissector", targets: ["Dissector"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The byte cursor: bounds-checked integer, bit, varint and UTF-8 reads.
+        .target(name: "BinaryIO"),
+        // The schema language: lexer, parser, checker, IR, expressions, interpreter.
+        .target(name: "BinarySchema", dependencies: ["BinaryIO"]),
+        // The dissection views built on the interpreter's field tree.
+        .target(name: "Dissector", dependencies: ["BinarySchema"]),
+        .executableTarget(
+            name: "dissect",
+            dependencies: [
+                "BinarySchema", "Dissector",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Side-by-side benchmark: the interpreter against a hand-written parser.
+        .executableTarget(
+            name: "dissect-bench",
+            dependencies: ["BinarySchema", "BinaryIO"],
+            path: "Benchmarks/dissect-bench"
+        ),
+        .testTarget(name: "BinaryIOTests", dependencies: ["BinaryIO"]),
+        .testTarget(name: "BinarySchemaTests", dependencies: ["BinarySchema", "Dissector"]),
+        .testTarget(name: "DissectTests", dependencies: ["dissect"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

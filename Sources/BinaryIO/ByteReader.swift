@@ -1,0 +1,247 @@
+/// Byte order of a multi-byte integer or float on the wire.
+public enum Endianness: Sendable, Hashable {
+    case big
+    case little
+}
+
+/// Order in which the bits of a byte are consumed by bit-field reads.
+public enum BitOrder: Sendable, Hashable {
+    /// Most significant bit first, as network protocols lay out `version:4 ihl:4`.
+    case msbFirst
+    /// Least significant bit first, as many little-endian device formats do.
+    case lsbFirst
+}
+
+/// Why a read from a ``ByteReader`` failed. Every case says where, in bytes from
+/// the start of the buffer.
+public enum ByteReadError: Error, Sendable, Hashable {
+    /// The read needed `needed` bytes at `offset` but only `available` remain in scope.
+    case prematureEnd(offset: Int, needed: Int, available: Int)
+    /// A byte-granular read was attempted `bitOffset` bits into a byte.
+    case misaligned(offset: Int, bitOffset: Int)
+    /// A LEB128 varint ran past 10 bytes or does not fit 64 bits.
+    case varintOverflow(offset: Int)
+    /// The bytes at `offset` are not valid UTF-8.
+    case invalidUTF8(offset: Int)
+    /// A NUL-terminated string reached the end of its scope without a NUL.
+    case missingTerminator(offset: Int, scanned: Int)
+}
+
+/// A bounds-checked cursor over a byte buffer.
+///
+/// Every read checks the bytes are there before touching them and throws a
+/// ``ByteReadError`` naming the offset otherwise; nothing here can trap on
+/// hostile input. Reads never go past ``limit``, the end of the current scope,
+/// which callers narrow to bound a substructure.
+public struct ByteReader: Sendable {
+    /// The whole buffer being read.
+    public let bytes: [UInt8]
+    /// Absolute position in bits from the start of ``bytes``.
+    public var bitPosition: Int
+    /// End of the current scope, in bytes; reads beyond it fail.
+    public var limit: Int
+
+    /// Creates a reader positioned at the start of `bytes`, scoped to all of it.
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        self.bitPosition = 0
+        self.limit = bytes.count
+    }
+
+    /// Byte offset of the cursor (the byte holding the next bit).
+    @inlinable public var offset: Int { bitPosition >> 3 }
+
+    /// Whether the cursor sits on a byte boundary.
+    @inlinable public var isAligned: Bool { bitPosition & 7 == 0 }
+
+    /// Whole bytes left before ``limit`` (partial byte not counted).
+    @inlinable public var remainingBytes: Int { max(0, limit - ((bitPosition + 7) >> 3)) }
+
+    /// Bits left before ``limit``.
+    @inlinable public var remainingBits: Int { max(0, limit &* 8 &- bitPosition) }
+
+    /// Moves the cursor to byte `offset`, which must lie within the scope.
+    public mutating func seek(toByte offset: Int) throws(ByteReadError) {
+        guard offset >= 0, offset <= limit else {
+            throw .prematureEnd(offset: self.offset, needed: offset - self.offset, available: remainingBytes)
+        }
+        bitPosition = offset << 3
+    }
+
+    @inlinable
+    func requireAligned() throws(ByteReadError) {
+        guard isAligned else { throw .misaligned(offset: offset, bitOffset: bitPosition & 7) }
+    }
+
+    @inlinable
+    func require(_ count: Int) throws(ByteReadError) {
+        let start = offset
+        guard count >= 0, count <= limit - start else {
+            throw .prematureEnd(offset: start, needed: count, available: max(0, limit - start))
+        }
+    }
+
+    /// Reads an unsigned integer `byteCount` (1...8) bytes wide.
+    public mutating func readUInt(byteCount: Int, endianness: Endianness) throws(ByteReadError) -> UInt64 {
+        try requireAligned()
+        try require(byteCount)
+        let start = offset
+        var value: UInt64 = 0
+        switch endianness {
+        case .big:
+            for index in start..<(start + byteCount) {
+                value = value << 8 | UInt64(bytes[index])
+            }
+        case .little:
+            var index = start + byteCount
+            while index > start {
+                index -= 1
+                value = value << 8 | UInt64(bytes[index])
+            }
+        }
+        bitPosition += byteCount << 3
+        return value
+    }
+
+    /// Reads a signed two's-complement integer `byteCount` (1...8) bytes wide.
+    public mutating func readInt(byteCount: Int, endianness: Endianness) throws(ByteReadError) -> Int64 {
+        let raw = try readUInt(byteCount: byteCount, endianness: endianness)
+        return Self.signExtend(raw, width: byteCount * 8)
+    }
+
+    /// Reads `width` (1...64) bits starting at the cursor, which need not be aligned.
+    public mutating func readBits(_ width: Int, order: BitOrder) throws(ByteReadError) -> UInt64 {
+        guard width > 0, width <= 64 else { return 0 }
+        guard width <= remainingBits else {
+            let start = offset
+            throw .prematureEnd(offset: start, needed: ((bitPosition + width + 7) >> 3) - start, available: max(0, limit - start))
+        }
+        var value: UInt64 = 0
+        var position = bitPosition
+        var left = width
+        switch order {
+        case .msbFirst:
+            while left > 0 {
+                let byte = UInt64(bytes[position >> 3])
+                let bitInByte = position & 7
+                let take = min(left, 8 - bitInByte)
+                let shifted = byte >> UInt64(8 - bitInByte - take)
+                let mask: UInt64 = (1 << UInt64(take)) - 1
+                value = value << UInt64(take) | (shifted & mask)
+                left -= take
+                position += take
+            }
+        case .lsbFirst:
+            var filled = 0
+            while left > 0 {
+                let byte = UInt64(bytes[position >> 3])
+                let bitInByte = position & 7
+                let take = min(left, 8 - bitInByte)
+                let mask: UInt64 = (1 << UInt64(take)) - 1
+                value |= ((byte >> UInt64(bitInByte)) & mask) << UInt64(filled)
+                filled += take
+                left -= take
+                position += take
+            }
+        }
+        bitPosition = position
+        return value
+    }
+
+    /// Reads an unsigned LEB128 varint (at most 10 bytes, value must fit 64 bits).
+    public mutating func readVarint() throws(ByteReadError) -> UInt64 {
+        try requireAligned()
+        let start = offset
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        var index = start
+        while true {
+            guard index < limit else {
+                throw .prematureEnd(offset: start, needed: index - start + 1, available: index - start)
+            }
+            let byte = bytes[index]
+            let payload = UInt64(byte & 0x7F)
+            if shift == 63, payload > 1 { throw .varintOverflow(offset: start) }
+            value |= payload << shift
+            index += 1
+            if byte & 0x80 == 0 { break }
+            shift += 7
+            if shift > 63 { throw .varintOverflow(offset: start) }
+        }
+        bitPosition = index << 3
+        return value
+    }
+
+    /// Reads a zigzag-encoded signed LEB128 varint (as protobuf's `sint64`).
+    public mutating func readZigZag() throws(ByteReadError) -> Int64 {
+        let raw = try readVarint()
+        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+    }
+
+    /// Consumes `count` bytes and returns their range in ``bytes``.
+    public mutating func readBytes(_ count: Int) throws(ByteReadError) -> Range<Int> {
+        try requireAligned()
+        try require(count)
+        let start = offset
+        bitPosition += count << 3
+        return start..<(start + count)
+    }
+
+    /// Consumes `count` bytes that must be valid UTF-8 and returns their range.
+    public mutating func readUTF8(_ count: Int) throws(ByteReadError) -> Range<Int> {
+        let range = try readBytes(count)
+        if let bad = Self.firstInvalidUTF8(bytes, in: range) {
+            bitPosition = range.lowerBound << 3
+            throw .invalidUTF8(offset: bad)
+        }
+        return range
+    }
+
+    /// Consumes a NUL-terminated UTF-8 string; returns the range without the NUL.
+    public mutating func readCString() throws(ByteReadError) -> Range<Int> {
+        try requireAligned()
+        let start = offset
+        var index = start
+        while index < limit, bytes[index] != 0 { index += 1 }
+        guard index < limit else { throw .missingTerminator(offset: start, scanned: index - start) }
+        if let bad = Self.firstInvalidUTF8(bytes, in: start..<index) { throw .invalidUTF8(offset: bad) }
+        bitPosition = (index + 1) << 3
+        return start..<index
+    }
+
+    /// Sign-extends the low `width` bits of `raw`.
+    @inlinable
+    public static func signExtend(_ raw: UInt64, width: Int) -> Int64 {
+        guard width > 0, width < 64 else { return Int64(bitPattern: raw) }
+        let shift = UInt64(64 - width)
+        return Int64(bitPattern: raw << shift) >> Int64(shift)
+    }
+
+    /// Offset of the first byte in `range` where UTF-8 decoding fails, or nil.
+    public static func firstInvalidUTF8(_ bytes: [UInt8], in range: Range<Int>) -> Int? {
+        var index = range.lowerBound
+        let end = range.upperBound
+        while index < end {
+            let lead = bytes[index]
+            if lead < 0x80 { index += 1; continue }
+            let length: Int
+            var minimum: UInt32
+            var scalar: UInt32
+            switch lead {
+            case 0xC2...0xDF: length = 2; minimum = 0x80; scalar = UInt32(lead & 0x1F)
+            case 0xE0...0xEF: length = 3; minimum = 0x800; scalar = UInt32(lead & 0x0F)
+            case 0xF0...0xF4: length = 4; minimum = 0x10000; scalar = UInt32(lead & 0x07)
+            default: return index
+            }
+            guard end - index >= length else { return index }
+            for continuation in 1..<length {
+                let byte = bytes[index + continuation]
+                guard byte & 0xC0 == 0x80 else { return index }
+                scalar = scalar << 6 | UInt32(byte & 0x3F)
+            }
+            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return index }
+            index += length
+        }
+        return nil
+    }
+}

@@ -1,0 +1,88 @@
+/// The built-in type names of the language: `u1`…`u64`, `i1`…`i64` with an
+/// optional `le`/`be` suffix, `f32`/`f64`, `bool`, `varint`, `zigzag`,
+/// `cstring`, `mac`, `ipv4`, `ipv6` and `dns_name`.
+enum BuiltinType {
+    case integer(bits: Int, signed: Bool, endianness: Endianness?)
+    case float(bits: Int, endianness: Endianness?)
+    case boolean
+    case varint
+    case zigzag
+    case cString
+    case address(bytes: Int, display: DisplayHint)
+    case dnsName
+    /// A name of integer shape whose width or suffix is wrong (`u0`, `u65`, `u12le`).
+    case invalid(String)
+
+    static func parse(_ name: String) -> BuiltinType? {
+        switch name {
+        case "bool": return .boolean
+        case "varint": return .varint
+        case "zigzag": return .zigzag
+        case "cstring": return .cString
+        case "mac": return .address(bytes: 6, display: .mac)
+        case "ipv4": return .address(bytes: 4, display: .ipv4)
+        case "ipv6": return .address(bytes: 16, display: .ipv6)
+        case "dns_name": return .dnsName
+        default: break
+        }
+        var body = Substring(name)
+        guard let first = body.first, first == "u" || first == "i" || first == "f" else { return nil }
+        body = body.dropFirst()
+        var endianness: Endianness?
+        if body.hasSuffix("le") {
+            endianness = .little
+            body = body.dropLast(2)
+        } else if body.hasSuffix("be") {
+            endianness = .big
+            body = body.dropLast(2)
+        }
+        guard !body.isEmpty, body.allSatisfy(\.isASCII), body.allSatisfy(\.isNumber), body.count <= 3,
+              let bits = Int(body) else { return nil }
+        if first == "f" {
+            return bits == 32 || bits == 64 ? .float(bits: bits, endianness: endianness)
+                : .invalid("floats are f32 or f64, not '\(name)'")
+        }
+        guard bits >= 1, bits <= 64 else { return .invalid("integer widths are 1 to 64 bits, not \(bits) in '\(name)'") }
+        if endianness != nil, bits % 8 != 0 || bits == 8 {
+            return .invalid("'\(name)': a byte-order suffix applies to whole-byte widths of 16 bits or more")
+        }
+        return .integer(bits: bits, signed: first == "i", endianness: endianness)
+    }
+
+    var valueType: ValueType {
+        switch self {
+        case .integer, .varint, .zigzag: return .integer
+        case .float: return .float
+        case .boolean: return .boolean
+        case .cString, .dnsName: return .string
+        case .address: return .bytes
+        case .invalid: return .invalid
+        }
+    }
+
+    var impliedDisplay: DisplayHint {
+        if case .address(_, let display) = self { return display }
+        return .automatic
+    }
+
+    var problem: String? {
+        if case .invalid(let message) = self { return message }
+        return nil
+    }
+
+    func resolved(defaults: (Endianness, BitOrder)) -> FieldType? {
+        switch self {
+        case .integer(let bits, let signed, let endianness):
+            return .integer(IntegerType(bits: bits, isSigned: signed, endianness: endianness ?? defaults.0, bitOrder: defaults.1))
+        case .float(let bits, let endianness): return .float(bits: bits, endianness: endianness ?? defaults.0)
+        case .boolean: return .boolean
+        case .varint: return .varint(zigzag: false)
+        case .zigzag: return .varint(zigzag: true)
+        case .cString: return .cString
+        case .address(let count, _):
+            return .bytes(.expression(Program(operations: [.constant(Int64(count))], references: [], text: String(count), stackDepth: 1)))
+        case .dnsName: return .dnsName
+        case .invalid: return nil
+        }
+    }
+}

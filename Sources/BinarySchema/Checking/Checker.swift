@@ -1,0 +1,926 @@
+/// Turns parsed schema files into a checked ``Schema``: resolves names, checks
+/// types, compiles expressions, and reports every error it finds, not only the first.
+struct Checker {
+    private let files: [FileSyntax]
+    /// For each file, the files whose declarations it can see: itself and its transitive imports.
+    private let visibleFiles: [Set<Int>]
+    private(set) var diagnostics: [Diagnostic] = []
+
+    private enum Declaration {
+        case structure(Int)
+        case enumeration(Int)
+        case alias(Int)
+    }
+
+    private var declarations: [String: (declaration: Declaration, file: Int, location: SchemaLocation)] = [:]
+    private var structSyntax: [(syntax: StructSyntax, file: Int)] = []
+    private var enumSyntax: [(syntax: EnumSyntax, file: Int)] = []
+    private var aliasSyntax: [(syntax: AliasSyntax, file: Int)] = []
+    /// Aliases being expanded right now, to catch one that refers to itself.
+    private var expandingAliases: Set<Int> = []
+    private var enums: [EnumType] = []
+    /// Phase A: each struct's fields with the types expressions see, before anything is compiled.
+    private var shallowFields: [[(name: String, type: ValueType)]] = []
+    /// Structs that contain each struct through some field, for `parent.x`.
+    private var parentsOf: [Set<Int>] = []
+    private var fields: [Field] = []
+
+    init(files: [FileSyntax], visibleFiles: [Set<Int>]) {
+        self.files = files
+        self.visibleFiles = visibleFiles
+    }
+
+    mutating func check() -> Schema? {
+        collectDeclarations()
+        resolveEnums()
+        computeShallowFields()
+        var structs: [StructType] = []
+        for (id, entry) in structSyntax.enumerated() {
+            structs.append(checkStruct(id: id, syntax: entry.syntax, file: entry.file))
+        }
+        checkContainmentCycles(structs)
+        return diagnostics.isEmpty ? Schema(structs: structs, enums: enums, fields: fields) : nil
+    }
+
+    // MARK: - Declarations
+
+    private mutating func collectDeclarations() {
+        for (fileIndex, file) in files.enumerated() {
+            for syntax in file.enums {
+                if declare(syntax.name, .enumeration(enumSyntax.count), file: fileIndex, at: syntax.location) {
+                    enumSyntax.append((syntax, fileIndex))
+                }
+            }
+            for syntax in file.structs {
+                if declare(syntax.name, .structure(structSyntax.count), file: fileIndex, at: syntax.location) {
+                    structSyntax.append((syntax, fileIndex))
+                }
+            }
+            for syntax in file.aliases {
+                if declare(syntax.name, .alias(aliasSyntax.count), file: fileIndex, at: syntax.location) {
+                    aliasSyntax.append((syntax, fileIndex))
+                }
+            }
+        }
+    }
+
+    private mutating func declare(_ name: String, _ declaration: Declaration, file: Int, at location: SchemaLocation) -> Bool {
+        if BuiltinType.parse(name) != nil || name == "bytes" || name == "string" {
+            report(.duplicateName, "'\(name)' is a built-in type and cannot be redeclared", at: location)
+            return false
+        }
+        if let existing = declarations[name] {
+            report(.duplicateName, "'\(name)' is already declared at \(existing.location)", at: location)
+            return false
+        }
+        declarations[name] = (declaration, file, location)
+        return true
+    }
+
+    private mutating func resolveEnums() {
+        for (id, entry) in enumSyntax.enumerated() {
+            let syntax = entry.syntax
+            rejectAttributes(syntax.attributes, allowed: [], on: "an enum")
+            var base = IntegerType(bits: 8, isSigned: false, endianness: .big, bitOrder: .msbFirst)
+            if case .named(let name, let location) = syntax.baseType,
+               case .integer(let integer)? = BuiltinType.parse(name)?.resolved(defaults: defaults(of: entry.file)) {
+                base = integer
+                _ = location
+            } else {
+                report(.typeMismatch, "the base type of enum '\(syntax.name)' must be an integer type such as u8 or u16",
+                       at: syntax.baseType.location)
+            }
+            var cases: [(name: String, value: Int64)] = []
+            var seen: Set<String> = []
+            for entryCase in syntax.cases {
+                if !seen.insert(entryCase.name).inserted {
+                    report(.duplicateName, "enum '\(syntax.name)' already has a case '\(entryCase.name)'", at: entryCase.location)
+                    continue
+                }
+                guard let value = constant(entryCase.value, file: entry.file) else { continue }
+                if !Self.fits(value, in: base) {
+                    report(.invalidValue, "\(value) does not fit the \(base.bits)-bit base type of enum '\(syntax.name)'",
+                           at: entryCase.value.location)
+                }
+                cases.append((entryCase.name, value))
+            }
+            enums.append(EnumType(id: id, name: syntax.name, base: base, cases: cases))
+        }
+    }
+
+    private static func fits(_ value: Int64, in type: IntegerType) -> Bool {
+        if type.bits >= 64 { return true }
+        if type.isSigned {
+            let limit = Int64(1) << Int64(type.bits - 1)
+            return value >= -limit && value < limit
+        }
+        return value >= 0 && value < Int64(1) << Int64(type.bits)
+    }
+
+    // MARK: - Phase A: shallow types and containment
+
+    private mutating func computeShallowFields() {
+        parentsOf = Array(repeating: [], count: structSyntax.count)
+        for (id, entry) in structSyntax.enumerated() {
+            var list: [(name: String, type: ValueType)] = []
+            for field in entry.syntax.fields {
+                list.append((field.name, shallowType(field.type, file: entry.file)))
+                for child in containedStructs(field.type, file: entry.file) { parentsOf[child].insert(id) }
+            }
+            shallowFields.append(list)
+        }
+    }
+
+    private func shallowType(_ type: TypeSyntax, file: Int) -> ValueType {
+        switch type {
+        case .named(let name, _):
+            if let builtin = BuiltinType.parse(name) { return builtin.valueType }
+            switch lookup(name, file: file)?.declaration {
+            case .structure(let id)?: return .structure(id, name: name)
+            case .enumeration(let id)?: return .enumeration(id, name: name)
+            case .alias(let id)?:
+                guard !expandingAliases.contains(id) else { return .invalid }
+                var copy = self
+                copy.expandingAliases.insert(id)
+                return copy.shallowType(aliasSyntax[id].syntax.type, file: file)
+            case nil: return .invalid
+            }
+        case .subscripted(let base, _, _):
+            if case .named(let name, _) = base {
+                if name == "bytes" { return .bytes }
+                if name == "string" { return .string }
+            }
+            return .array(shallowType(base, file: file))
+        case .switchOn:
+            return .varying
+        }
+    }
+
+    private func containedStructs(_ type: TypeSyntax, file: Int) -> [Int] {
+        switch type {
+        case .named(let name, _):
+            switch lookup(name, file: file)?.declaration {
+            case .structure(let id)?: return [id]
+            case .alias(let id)? where !expandingAliases.contains(id):
+                var copy = self
+                copy.expandingAliases.insert(id)
+                return copy.containedStructs(aliasSyntax[id].syntax.type, file: file)
+            default: return []
+            }
+        case .subscripted(let base, _, _):
+            return containedStructs(base, file: file)
+        case .switchOn(_, let cases, _):
+            return cases.flatMap { containedStructs($0.type, file: file) }
+        }
+    }
+
+    private func lookup(_ name: String, file: Int) -> (declaration: Declaration, file: Int, location: SchemaLocation)? {
+        guard let found = declarations[name], visibleFiles[file].contains(found.file) else { return nil }
+        return found
+    }
+
+    // MARK: - Structs
+
+    private struct Scope {
+        let structID: Int
+        let structName: String
+        let file: Int
+        /// Every field name of the struct, to tell "used before its definition" from "unknown".
+        let allFieldNames: Set<String>
+        var defined: [String: (slot: Int, type: ValueType)] = [:]
+        /// The type of `it` inside an array's `until` condition.
+        var elementType: ValueType?
+    }
+
+    private mutating func checkStruct(id: Int, syntax: StructSyntax, file: Int) -> StructType {
+        var protocolAbbreviation: String?
+        var linkTypes: [Int] = []
+        var isOffsetBase = false
+        for attribute in syntax.attributes {
+            switch attribute.name {
+            case "protocol":
+                if attribute.arguments.count == 1, case .string(let text, _) = attribute.arguments[0], !text.isEmpty {
+                    protocolAbbreviation = text
+                } else {
+                    report(.invalidValue, "@protocol takes one string: the short name that starts field paths, e.g. @protocol(\"ip\")",
+                           at: attribute.location)
+                }
+            case "linktype":
+                if attribute.arguments.isEmpty { report(.invalidValue, "@linktype needs at least one DLT number", at: attribute.location) }
+                for argument in attribute.arguments {
+                    if case .expression(let expression) = argument, let value = constant(expression, file: file) {
+                        if value >= 0, value <= 0xFFFF_FFFF { linkTypes.append(Int(value)) } else {
+                            report(.invalidValue, "link type \(value) is out of range", at: expression.location)
+                        }
+                    } else if case .string(_, let location) = argument {
+                        report(.typeMismatch, "@linktype takes DLT numbers, not strings", at: location)
+                    }
+                }
+            case "offset_base":
+                isOffsetBase = true
+            default:
+                report(.invalidValue, "unknown struct attribute '@\(attribute.name)' (known: @protocol, @linktype, @offset_base)",
+                       at: attribute.location)
+            }
+        }
+
+        var scope = Scope(structID: id, structName: syntax.name, file: file,
+                          allFieldNames: Set(syntax.fields.map(\.name)))
+        var fieldIDs: [Int] = []
+        var bitPhase: Int? = 0
+        for (slot, fieldSyntax) in syntax.fields.enumerated() {
+            if scope.defined[fieldSyntax.name] != nil {
+                report(.duplicateName, "struct '\(syntax.name)' already has a field '\(fieldSyntax.name)'", at: fieldSyntax.location)
+                continue
+            }
+            let field = checkField(fieldSyntax, slot: slot, scope: &scope, bitPhase: &bitPhase)
+            fieldIDs.append(field.id)
+            fields.append(field)
+        }
+        return StructType(id: id, name: syntax.name, protocolAbbreviation: protocolAbbreviation, linkTypes: linkTypes,
+                          isOffsetBase: isOffsetBase, fieldIDs: fieldIDs, location: syntax.location)
+    }
+
+    private mutating func checkField(_ syntax: FieldSyntax, slot: Int, scope: inout Scope, bitPhase: inout Int?) -> Field {
+        var condition: Program?
+        if let conditionSyntax = syntax.condition {
+            condition = compileProgram(conditionSyntax, scope: scope, expecting: .boolean, role: "an 'if' condition")
+        }
+        var display = DisplayHint.automatic
+        var size: Program?
+        var displayFormat: (format: String, arguments: [Program])?
+        var postAttributes: [AttributeSyntax] = []
+        for attribute in syntax.attributes {
+            switch attribute.name {
+            case "size":
+                if attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0] {
+                    size = compileProgram(expression, scope: scope, expecting: .integer, role: "a @size")
+                } else {
+                    report(.invalidValue, "@size takes one integer expression: the field's length in bytes", at: attribute.location)
+                }
+            case "hex", "dec", "bin", "mac", "ipv4", "ipv6", "flag", "ascii":
+                if !attribute.arguments.isEmpty { report(.invalidValue, "@\(attribute.name) takes no arguments", at: attribute.location) }
+                display = Self.displayHints[attribute.name] ?? .automatic
+            case "display", "assert":
+                postAttributes.append(attribute)
+            default:
+                report(.invalidValue,
+                       "unknown field attribute '@\(attribute.name)' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @display, @assert)",
+                       at: attribute.location)
+            }
+        }
+
+        var impliedDisplay = DisplayHint.automatic
+        let type = resolveType(syntax.type, scope: scope, impliedDisplay: &impliedDisplay)
+        if display == .automatic { display = impliedDisplay }
+        if size != nil, case .integer = type {
+            report(.invalidValue, "@size applies to bytes, strings, arrays, structs and switches, not to an integer", at: syntax.location)
+        }
+        checkAlignment(of: syntax, type: type, isConditional: condition != nil, hasSize: size != nil, bitPhase: &bitPhase)
+
+        let valueType = shallowFields[scope.structID][slot].type
+        scope.defined[syntax.name] = (slot, valueType)
+
+        var constraints: [Program] = []
+        if let expected = syntax.expectedValue {
+            let comparison = ExpressionSyntax.binary("==", .name(syntax.name, syntax.location), expected, expected.location)
+            if let program = compileProgram(comparison, scope: scope, expecting: .boolean, role: "a '==' constraint") {
+                constraints.append(program)
+            }
+        }
+        for attribute in postAttributes {
+            if attribute.name == "assert" {
+                if attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0] {
+                    if let program = compileProgram(expression, scope: scope, expecting: .boolean, role: "an @assert") {
+                        constraints.append(program)
+                    }
+                } else {
+                    report(.invalidValue, "@assert takes one bool expression", at: attribute.location)
+                }
+            } else {
+                guard case .string(let format, _)? = attribute.arguments.first else {
+                    report(.invalidValue, "@display takes a format string, then one expression per '{}'", at: attribute.location)
+                    continue
+                }
+                var arguments: [Program] = []
+                for argument in attribute.arguments.dropFirst() {
+                    guard case .expression(let expression) = argument else {
+                        report(.typeMismatch, "@display arguments after the format are expressions", at: attribute.location)
+                        continue
+                    }
+                    if let program = compileProgram(expression, scope: scope, expecting: nil, role: "a @display argument") {
+                        arguments.append(program)
+                    }
+                }
+                let placeholders = format.components(separatedBy: "{}").count - 1
+                if placeholders != attribute.arguments.count - 1 {
+                    report(.invalidValue, "@display format has \(placeholders) '{}' but \(attribute.arguments.count - 1) arguments",
+                           at: attribute.location)
+                }
+                displayFormat = (format, arguments)
+            }
+        }
+        return Field(id: fields.count, name: syntax.name, structID: scope.structID, slot: slot, type: type,
+                     condition: condition, constraints: constraints, size: size, display: display,
+                     displayFormat: displayFormat, location: syntax.location)
+    }
+
+    private static let displayHints: [String: DisplayHint] = [
+        "hex": .hex, "dec": .decimal, "bin": .binary, "mac": .mac, "ipv4": .ipv4, "ipv6": .ipv6, "flag": .flag, "ascii": .ascii,
+    ]
+
+    /// Reports a byte-granular field that is known to start inside a byte; tracks the bit phase through fixed-width fields.
+    private mutating func checkAlignment(of syntax: FieldSyntax, type: FieldType, isConditional: Bool, hasSize: Bool,
+                                         bitPhase: inout Int?) {
+        if (type.isByteGranular || hasSize), let phase = bitPhase, phase != 0 {
+            report(.misaligned, "field '\(syntax.name)' must start on a byte boundary but starts \(phase) bits into a byte",
+                   at: syntax.location)
+        }
+        let width: Int?
+        switch type {
+        case .integer(let integer): width = integer.bits
+        case .enumeration(let id): width = enums.indices.contains(id) ? enums[id].base.bits : nil
+        case .boolean: width = 8
+        case .float(let bits, _): width = bits
+        case .structure: width = nil
+        default: width = type.isByteGranular ? 0 : nil
+        }
+        guard let width, let phase = bitPhase else {
+            bitPhase = nil
+            return
+        }
+        if isConditional, width % 8 != 0 {
+            bitPhase = nil
+        } else {
+            bitPhase = (phase + width) % 8
+        }
+    }
+
+    // MARK: - Types
+
+    private mutating func resolveType(_ syntax: TypeSyntax, scope: Scope, impliedDisplay: inout DisplayHint) -> FieldType {
+        switch syntax {
+        case .named(let name, let location):
+            if let builtin = BuiltinType.parse(name) {
+                impliedDisplay = builtin.impliedDisplay
+                guard let type = builtin.resolved(defaults: defaults(of: scope.file)) else {
+                    report(.unknownType, builtin.problem ?? "invalid type '\(name)'", at: location)
+                    return .bytes(.rest)
+                }
+                return type
+            }
+            if name == "bytes" || name == "string" {
+                report(.typeMismatch, "'\(name)' needs a length: \(name)[N] or \(name)[..] for the rest of the scope", at: location)
+                return .bytes(.rest)
+            }
+            if let found = lookup(name, file: scope.file) {
+                switch found.declaration {
+                case .structure(let id): return .structure(structID: id)
+                case .enumeration(let id): return .enumeration(enumID: id)
+                case .alias(let id):
+                    guard expandingAliases.insert(id).inserted else {
+                        report(.infiniteRecursion, "typealias '\(name)' refers to itself", at: location)
+                        return .bytes(.rest)
+                    }
+                    defer { expandingAliases.remove(id) }
+                    return resolveType(aliasSyntax[id].syntax.type, scope: scope, impliedDisplay: &impliedDisplay)
+                }
+            }
+            if let hidden = declarations[name] {
+                report(.unknownType, "type '\(name)' is declared in \(hidden.location.path), which this file does not import",
+                       at: location)
+            } else {
+                report(.unknownType, "unknown type '\(name)'", at: location)
+            }
+            return .bytes(.rest)
+        case .subscripted(let base, let extentSyntax, let location):
+            var elementDisplay = DisplayHint.automatic
+            if case .named(let name, _) = base, name == "bytes" || name == "string" {
+                if case .until = extentSyntax {
+                    report(.typeMismatch, "'until' applies to arrays; \(name) takes a length or '..'", at: location)
+                    return .bytes(.rest)
+                }
+                let extent = resolveExtent(extentSyntax, scope: scope, element: nil)
+                return name == "bytes" ? .bytes(extent) : .string(extent)
+            }
+            let element = resolveType(base, scope: scope, impliedDisplay: &elementDisplay)
+            impliedDisplay = elementDisplay
+            let extent = resolveExtent(extentSyntax, scope: scope, element: shallowType(base, file: scope.file))
+            return .array(element: element, extent: extent)
+        case .switchOn(let subjectSyntax, let caseSyntaxes, let location):
+            return resolveSwitch(subjectSyntax, caseSyntaxes, location: location, scope: scope)
+        }
+    }
+
+    private mutating func resolveExtent(_ syntax: TypeSyntax.Extent, scope: Scope, element: ValueType?) -> Extent {
+        switch syntax {
+        case .rest:
+            return .rest
+        case .expression(let expression):
+            let program = compileProgram(expression, scope: scope, expecting: .integer, role: "a length or count")
+            return program.map(Extent.expression) ?? .rest
+        case .until(let expression):
+            var inner = scope
+            inner.elementType = element
+            let program = compileProgram(expression, scope: inner, expecting: .boolean, role: "an 'until' condition")
+            return program.map(Extent.until) ?? .rest
+        }
+    }
+
+    private mutating func resolveSwitch(_ subjectSyntax: ExpressionSyntax?, _ caseSyntaxes: [TypeSyntax.SwitchCase],
+                                        location: SchemaLocation, scope: Scope) -> FieldType {
+        var subject: Program?
+        var subjectType: ValueType = .boolean
+        if let subjectSyntax {
+            var builder = ProgramBuilder()
+            subjectType = compile(subjectSyntax, scope: scope, into: &builder, expected: nil)
+            if !subjectType.isScalar {
+                report(.typeMismatch, "a switch needs an integer, bool or enum subject, not \(subjectType)", at: subjectSyntax.location)
+            }
+            subject = builder.finish(text: describe(subjectSyntax))
+        }
+        var cases: [(values: [Int64], condition: Program?, type: FieldType)] = []
+        var defaultType: FieldType?
+        var seenValues: Set<Int64> = []
+        for caseSyntax in caseSyntaxes {
+            var display = DisplayHint.automatic
+            let type = resolveType(caseSyntax.type, scope: scope, impliedDisplay: &display)
+            if caseSyntax.patterns.isEmpty {
+                if defaultType != nil { report(.duplicateName, "a switch has only one '_' case", at: caseSyntax.location) }
+                defaultType = type
+                continue
+            }
+            if subject == nil {
+                // Subject-less switch: each pattern is a condition; several mean any of them.
+                let combined = caseSyntax.patterns.dropFirst().reduce(caseSyntax.patterns[0]) {
+                    ExpressionSyntax.binary("||", $0, $1, $1.location)
+                }
+                let condition = compileProgram(combined, scope: scope, expecting: .boolean, role: "a switch case condition")
+                cases.append(([], condition, type))
+                continue
+            }
+            var values: [Int64] = []
+            for pattern in caseSyntax.patterns {
+                var builder = ProgramBuilder()
+                let patternType = compile(pattern, scope: scope, into: &builder, expected: subjectType)
+                if !Self.comparable(patternType, subjectType) {
+                    report(.typeMismatch, "case value of type \(patternType) does not match the switch subject's type \(subjectType)",
+                           at: pattern.location)
+                    continue
+                }
+                guard let value = constantValue(of: builder.finish(text: ""), at: pattern.location) else { continue }
+                if !seenValues.insert(value).inserted {
+                    report(.duplicateName, "case value \(value) already appears in this switch", at: pattern.location)
+                }
+                values.append(value)
+            }
+            cases.append((values, nil, type))
+        }
+        return .switchOn(SwitchType(subject: subject, cases: cases, defaultType: defaultType))
+    }
+
+    private func defaults(of file: Int) -> (Endianness, BitOrder) {
+        (files[file].endian?.0 ?? .big, files[file].bitOrder?.0 ?? .msbFirst)
+    }
+
+    // MARK: - Containment cycles
+
+    private mutating func checkContainmentCycles(_ structs: [StructType]) {
+        // Edges: a field that always holds the other struct (no condition, not in an array or a switch).
+        var edges: [[Int]] = Array(repeating: [], count: structs.count)
+        for structure in structs {
+            for fieldID in structure.fieldIDs {
+                let field = fields[fieldID]
+                if field.condition == nil, case .structure(let target) = field.type { edges[structure.id].append(target) }
+            }
+        }
+        var state = Array(repeating: 0, count: structs.count)  // 0 new, 1 on stack, 2 done
+        var stack: [Int] = []
+        var reported: Set<Int> = []
+        func visit(_ node: Int, _ checker: inout Checker) {
+            state[node] = 1
+            stack.append(node)
+            for next in edges[node] {
+                if state[next] == 1, let start = stack.firstIndex(of: next), !reported.contains(next) {
+                    let cycle = stack[start...].map { structs[$0].name } + [structs[next].name]
+                    reported.formUnion(stack[start...])
+                    checker.report(.infiniteRecursion,
+                                   "struct '\(structs[next].name)' contains itself with no way to end (\(cycle.joined(separator: " → "))); make the field conditional, an array or a switch case",
+                                   at: structs[next].location)
+                } else if state[next] == 0 {
+                    visit(next, &checker)
+                }
+            }
+            stack.removeLast()
+            state[node] = 2
+        }
+        for node in structs.indices where state[node] == 0 { visit(node, &self) }
+    }
+
+    // MARK: - Expressions
+
+    private mutating func compileProgram(_ syntax: ExpressionSyntax, scope: Scope, expecting: ValueType?,
+                                         role: String) -> Program? {
+        var builder = ProgramBuilder()
+        let errorsBefore = diagnostics.count
+        let type = compile(syntax, scope: scope, into: &builder, expected: expecting)
+        if let expecting, !Self.assignable(type, to: expecting) {
+            report(.typeMismatch, "\(role) must be \(expecting == .boolean ? "a bool" : "an integer"), but this is \(type)",
+                   at: syntax.location)
+        }
+        if builder.maxDepth > ProgramBuilder.stackLimit {
+            report(.invalidValue, "expression nests deeper than \(ProgramBuilder.stackLimit) pending values", at: syntax.location)
+        }
+        return diagnostics.count == errorsBefore ? builder.finish(text: describe(syntax)) : nil
+    }
+
+    private static func assignable(_ type: ValueType, to expected: ValueType) -> Bool {
+        if type == .invalid || type == expected { return true }
+        if expected == .integer, case .enumeration = type { return true }
+        return false
+    }
+
+    private static func comparable(_ left: ValueType, _ right: ValueType) -> Bool {
+        switch (left, right) {
+        case (.invalid, _), (_, .invalid): return true
+        case (.integer, .integer), (.boolean, .boolean): return true
+        case (.enumeration(let a, _), .enumeration(let b, _)): return a == b
+        case (.enumeration, .integer), (.integer, .enumeration): return true
+        default: return false
+        }
+    }
+
+    private mutating func constant(_ syntax: ExpressionSyntax, file: Int) -> Int64? {
+        let scope = Scope(structID: -1, structName: "", file: file, allFieldNames: [])
+        var builder = ProgramBuilder()
+        let before = diagnostics.count
+        _ = compile(syntax, scope: scope, into: &builder, expected: nil)
+        guard diagnostics.count == before else { return nil }
+        return constantValue(of: builder.finish(text: ""), at: syntax.location)
+    }
+
+    /// Folds a program that reads no fields; reports one that does, or that fails (e.g. divides by zero).
+    private mutating func constantValue(of program: Program, at location: SchemaLocation) -> Int64? {
+        if let value = program.constantValue { return value }
+        guard program.references.isEmpty else {
+            report(.invalidValue, "expected a constant value, not one that reads fields", at: location)
+            return nil
+        }
+        var context = ConstantContext()
+        do {
+            return try program.evaluate(in: &context)
+        } catch {
+            report(.invalidValue, "constant expression fails: \(error.kind)", at: location)
+            return nil
+        }
+    }
+
+    /// Compiles `syntax`, appending operations; returns its type. Reports errors and returns `.invalid` on failure.
+    private mutating func compile(_ syntax: ExpressionSyntax, scope: Scope, into builder: inout ProgramBuilder,
+                                  expected: ValueType?) -> ValueType {
+        switch syntax {
+        case .integer(let value, _):
+            builder.emit(.constant(value))
+            return .integer
+        case .boolean(let value, _):
+            builder.emit(.constant(value ? 1 : 0))
+            return .boolean
+        case .enumCase(let name, let location):
+            guard case .enumeration(let id, let enumName)? = expected else {
+                report(.typeMismatch, "cannot tell which enum '.\(name)' belongs to here; write EnumName.\(name)", at: location)
+                return .invalid
+            }
+            return emitEnumCase(id: id, enumName: enumName, caseName: name, location: location, into: &builder)
+        case .name, .member:
+            if case .member(.name(let typeName, _), let caseName, let location) = syntax,
+               scope.defined[typeName] == nil, case .enumeration(let id)? = lookup(typeName, file: scope.file)?.declaration {
+                return emitEnumCase(id: id, enumName: typeName, caseName: caseName, location: location, into: &builder)
+            }
+            guard let (reference, type) = resolveReference(syntax, scope: scope) else { return .invalid }
+            guard type.isScalar else {
+                report(.typeMismatch, "'\(reference.text)' is \(type), not a number; use len(\(reference.text)) for its length or one of its fields",
+                       at: syntax.location)
+                return .invalid
+            }
+            if case .enclosing(levelsUp: 0) = reference.base, reference.slots.count == 1 {
+                builder.emit(.loadSlot(reference.slots[0]))
+            } else {
+                builder.emit(.load(builder.add(reference)))
+            }
+            return type
+        case .unary(let op, let operand, let location):
+            let type = compile(operand, scope: scope, into: &builder, expected: nil)
+            switch op {
+            case "!":
+                requireType(type, .boolean, op: op, at: location)
+                builder.emit(.logicalNot)
+                return .boolean
+            case "~":
+                requireType(type, .integer, op: op, at: location)
+                builder.emit(.bitwiseNot)
+                return .integer
+            default:
+                requireType(type, .integer, op: op, at: location)
+                builder.emit(.negate)
+                return .integer
+            }
+        case .binary(let op, let left, let right, let location):
+            return compileBinary(op, left, right, location: location, scope: scope, into: &builder)
+        case .conditional(let condition, let whenTrue, let whenFalse, let location):
+            let conditionType = compile(condition, scope: scope, into: &builder, expected: .boolean)
+            requireType(conditionType, .boolean, op: "?:", at: location)
+            let toElse = builder.emitPlaceholder()
+            let trueType = compile(whenTrue, scope: scope, into: &builder, expected: expected)
+            let toEnd = builder.emitPlaceholder()
+            builder.patch(toElse, with: .jumpIfZero(builder.nextIndex))
+            builder.popForBranch()
+            let falseType = compile(whenFalse, scope: scope, into: &builder, expected: expected ?? trueType)
+            builder.patch(toEnd, with: .jump(builder.nextIndex))
+            if !Self.comparable(trueType, falseType) {
+                report(.typeMismatch, "the branches of '?:' have different types: \(trueType) and \(falseType)", at: location)
+                return .invalid
+            }
+            return trueType == .invalid ? falseType : trueType
+        case .call(let name, let arguments, let location):
+            switch (name, arguments.count) {
+            case ("len", 1):
+                guard let (reference, type) = resolveReference(arguments[0], scope: scope) else { return .invalid }
+                guard type.hasLength else {
+                    report(.typeMismatch, "len() takes bytes, a string or an array, not \(type)", at: arguments[0].location)
+                    return .invalid
+                }
+                builder.emit(.length(builder.add(reference)))
+                return .integer
+            case ("remaining", 0):
+                builder.emit(.remaining)
+                return .integer
+            case ("offset", 0):
+                builder.emit(.offset)
+                return .integer
+            case ("peek", 1):
+                let argumentType = compile(arguments[0], scope: scope, into: &builder, expected: .integer)
+                requireType(argumentType, .integer, op: "peek", at: arguments[0].location)
+                builder.emit(.peek)
+                return .integer
+            default:
+                report(.unknownField, "unknown function '\(name)' with \(arguments.count) argument\(arguments.count == 1 ? "" : "s") (known: len(field), remaining(), offset(), peek(n))",
+                       at: location)
+                return .invalid
+            }
+        }
+    }
+
+    private mutating func emitEnumCase(id: Int, enumName: String, caseName: String, location: SchemaLocation,
+                                       into builder: inout ProgramBuilder) -> ValueType {
+        guard enums.indices.contains(id), let value = enums[id].cases.first(where: { $0.name == caseName })?.value else {
+            report(.unknownField, "enum '\(enumName)' has no case '\(caseName)'", at: location)
+            return .invalid
+        }
+        builder.emit(.constant(value))
+        return .enumeration(id, name: enumName)
+    }
+
+    private mutating func compileBinary(_ op: String, _ left: ExpressionSyntax, _ right: ExpressionSyntax,
+                                        location: SchemaLocation, scope: Scope,
+                                        into builder: inout ProgramBuilder) -> ValueType {
+        switch op {
+        case "&&", "||":
+            let leftType = compile(left, scope: scope, into: &builder, expected: .boolean)
+            requireType(leftType, .boolean, op: op, at: location)
+            let shortCircuit = builder.emitPlaceholder()
+            let rightType = compile(right, scope: scope, into: &builder, expected: .boolean)
+            requireType(rightType, .boolean, op: op, at: location)
+            let toEnd = builder.emitPlaceholder()
+            builder.patch(shortCircuit, with: op == "&&" ? .jumpIfZero(builder.nextIndex) : .jumpIfNonZero(builder.nextIndex))
+            builder.popForBranch()
+            builder.emit(.constant(op == "&&" ? 0 : 1))
+            builder.patch(toEnd, with: .jump(builder.nextIndex))
+            return .boolean
+        case "==", "!=", "<", "<=", ">", ">=":
+            // An enum case on the left takes its type from the right: compile the right first (== and != commute).
+            let leftIsCase: Bool
+            if case .enumCase = left { leftIsCase = true } else { leftIsCase = false }
+            let leftType: ValueType
+            let rightType: ValueType
+            if leftIsCase, op == "==" || op == "!=" {
+                rightType = compile(right, scope: scope, into: &builder, expected: nil)
+                leftType = compile(left, scope: scope, into: &builder, expected: rightType)
+            } else {
+                leftType = compile(left, scope: scope, into: &builder, expected: nil)
+                rightType = compile(right, scope: scope, into: &builder, expected: leftType)
+            }
+            let ordering = op != "==" && op != "!="
+            if !Self.comparable(leftType, rightType) || (ordering && (leftType == .boolean || rightType == .boolean)) {
+                report(.typeMismatch, "cannot compare \(leftType) with \(rightType) using '\(op)'", at: location)
+                return .invalid
+            }
+            let operation: Program.Operation
+            switch op {
+            case "==": operation = .equal
+            case "!=": operation = .notEqual
+            case "<": operation = .less
+            case "<=": operation = .lessOrEqual
+            case ">": operation = .greater
+            default: operation = .greaterOrEqual
+            }
+            builder.emit(operation)
+            return .boolean
+        default:
+            let leftType = compile(left, scope: scope, into: &builder, expected: nil)
+            let rightType = compile(right, scope: scope, into: &builder, expected: nil)
+            requireType(leftType, .integer, op: op, at: location)
+            requireType(rightType, .integer, op: op, at: location)
+            let operations: [String: Program.Operation] = [
+                "+": .add, "-": .subtract, "*": .multiply, "/": .divide, "%": .remainder,
+                "&": .bitwiseAnd, "|": .bitwiseOr, "^": .bitwiseXor, "<<": .shiftLeft, ">>": .shiftRight,
+            ]
+            builder.emit(operations[op] ?? .add)
+            return .integer
+        }
+    }
+
+    private mutating func requireType(_ type: ValueType, _ required: ValueType, op: String, at location: SchemaLocation) {
+        if type == .invalid || type == required { return }
+        report(.typeMismatch, "'\(op)' needs \(required == .boolean ? "bool" : "integer") operands, but got \(type)", at: location)
+    }
+
+    /// Resolves a field reference (`name`, `a.b`, `parent.x`, `it`, `it.kind`) to where it lives and its type.
+    private mutating func resolveReference(_ syntax: ExpressionSyntax, scope: Scope) -> (FieldReference, ValueType)? {
+        var components: [(name: String, location: SchemaLocation)] = []
+        var cursor = syntax
+        while true {
+            if case .member(let base, let name, let location) = cursor {
+                components.insert((name, location), at: 0)
+                cursor = base
+            } else if case .name(let name, let location) = cursor {
+                components.insert((name, location), at: 0)
+                break
+            } else {
+                report(.typeMismatch, "expected a field name", at: cursor.location)
+                return nil
+            }
+        }
+        let text = components.map(\.name).joined(separator: ".")
+        var levelsUp = 0
+        while components.first?.name == "parent", components.count > 1, scope.defined["parent"] == nil {
+            levelsUp += 1
+            components.removeFirst()
+        }
+        var slots: [Int32] = []
+        var type: ValueType
+        var firstSlotByStruct: [Int: Int32] = [:]
+        let first = components[0]
+        if levelsUp > 0 {
+            guard let resolved = resolveInParents(first.name, levelsUp: levelsUp, scope: scope, at: first.location) else { return nil }
+            type = resolved.type
+            firstSlotByStruct = resolved.slots
+            slots.append(-1)
+        } else if first.name == "it", scope.defined["it"] == nil {
+            guard let element = scope.elementType else {
+                report(.unknownField, "'it' means the array element just read, and is only available in an 'until' condition",
+                       at: first.location)
+                return nil
+            }
+            type = element
+        } else if first.name == "parent", scope.defined["parent"] == nil {
+            report(.unknownField, "'parent' must be followed by a field name, as in parent.length", at: first.location)
+            return nil
+        } else if let defined = scope.defined[first.name] {
+            type = defined.type
+            slots.append(Int32(defined.slot))
+        } else if scope.allFieldNames.contains(first.name) {
+            report(.useBeforeDefinition, "field '\(first.name)' is used before its definition in '\(scope.structName)'",
+                   at: first.location)
+            return nil
+        } else {
+            let known = scope.defined.keys.sorted()
+            let hint = known.isEmpty ? "" : " (fields defined so far: \(known.joined(separator: ", ")))"
+            report(.unknownField, "unknown field '\(first.name)'\(hint)", at: first.location)
+            return nil
+        }
+        for component in components.dropFirst() {
+            guard case .structure(let id, let structName) = type else {
+                report(.typeMismatch, "'\(component.name)' is looked up in a value of type \(type), which has no fields",
+                       at: component.location)
+                return nil
+            }
+            guard let slot = shallowFields[id].firstIndex(where: { $0.name == component.name }) else {
+                report(.unknownField, "struct '\(structName)' has no field '\(component.name)'", at: component.location)
+                return nil
+            }
+            slots.append(Int32(slot))
+            type = shallowFields[id][slot].type
+        }
+        let base: FieldReference.Base = levelsUp > 0 ? .enclosing(levelsUp: levelsUp)
+            : (first.name == "it" && scope.defined["it"] == nil ? .element : .enclosing(levelsUp: 0))
+        return (FieldReference(base: base, slots: slots, firstSlotByStruct: firstSlotByStruct, text: text), type)
+    }
+
+    private mutating func resolveInParents(_ name: String, levelsUp: Int, scope: Scope,
+                                           at location: SchemaLocation) -> (slots: [Int: Int32], type: ValueType)? {
+        var candidates: Set<Int> = scope.structID >= 0 ? [scope.structID] : []
+        for _ in 0..<levelsUp {
+            candidates = Set(candidates.flatMap { parentsOf[$0] })
+        }
+        guard !candidates.isEmpty else {
+            report(.unknownField, "'\(scope.structName)' is not contained in any struct \(levelsUp) level\(levelsUp == 1 ? "" : "s") up, so 'parent.\(name)' refers to nothing",
+                   at: location)
+            return nil
+        }
+        var slots: [Int: Int32] = [:]
+        var type: ValueType?
+        for candidate in candidates.sorted() {
+            guard let slot = shallowFields[candidate].firstIndex(where: { $0.name == name }) else {
+                report(.unknownField, "'parent.\(name)': enclosing struct '\(structSyntax[candidate].syntax.name)' has no field '\(name)'",
+                       at: location)
+                return nil
+            }
+            let candidateType = shallowFields[candidate][slot].type
+            if let type, type != candidateType {
+                report(.typeMismatch, "'parent.\(name)' has type \(type) in one enclosing struct and \(candidateType) in '\(structSyntax[candidate].syntax.name)'",
+                       at: location)
+                return nil
+            }
+            type = candidateType
+            slots[candidate] = Int32(slot)
+        }
+        return type.map { (slots, $0) }
+    }
+
+    private func describe(_ syntax: ExpressionSyntax) -> String {
+        switch syntax {
+        case .integer(let value, _): return String(value)
+        case .boolean(let value, _): return String(value)
+        case .name(let name, _): return name
+        case .enumCase(let name, _): return ".\(name)"
+        case .member(let base, let name, _): return "\(describe(base)).\(name)"
+        case .unary(let op, let operand, _): return "\(op)\(describe(operand))"
+        case .binary(let op, let left, let right, _): return "\(describe(left)) \(op) \(describe(right))"
+        case .conditional(let condition, let a, let b, _): return "\(describe(condition)) ? \(describe(a)) : \(describe(b))"
+        case .call(let name, let arguments, _): return "\(name)(\(arguments.map(describe).joined(separator: ", ")))"
+        }
+    }
+
+    // MARK: - Reporting
+
+    private mutating func rejectAttributes(_ attributes: [AttributeSyntax], allowed: Set<String>, on what: String) {
+        for attribute in attributes where !allowed.contains(attribute.name) {
+            report(.invalidValue, "'@\(attribute.name)' does not apply to \(what)", at: attribute.location)
+        }
+    }
+
+    fileprivate mutating func report(_ kind: Diagnostic.Kind, _ message: String, at location: SchemaLocation) {
+        let sourceLine = files.first { $0.source.path == location.path }?.source.lineText(location.line) ?? ""
+        diagnostics.append(Diagnostic(kind: kind, message: message, location: location, sourceLine: sourceLine))
+    }
+}
+
+/// Accumulates operations and tracks the evaluation stack depth.
+struct ProgramBuilder {
+    static let stackLimit = 32
+    private(set) var operations: [Program.Operation] = []
+    private var references: [FieldReference] = []
+    private var depth = 0
+    private(set) var maxDepth = 0
+
+    var nextIndex: Int32 { Int32(operations.count) }
+
+    mutating func emit(_ operation: Program.Operation) {
+        operations.append(operation)
+        switch operation {
+        case .constant, .loadSlot, .load, .length, .remaining, .offset:
+            depth += 1
+        case .negate, .logicalNot, .bitwiseNot, .jump, .peek:
+            break
+        case .jumpIfZero, .jumpIfNonZero:
+            depth -= 1
+        default:
+            depth -= 1
+        }
+        maxDepth = max(maxDepth, depth)
+    }
+
+    mutating func add(_ reference: FieldReference) -> Int32 {
+        references.append(reference)
+        return Int32(references.count - 1)
+    }
+
+    /// Reserves a jump to patch once its target is known; a conditional jump pops its operand.
+    mutating func emitPlaceholder() -> Int {
+        operations.append(.jump(0))
+        return operations.count - 1
+    }
+
+    mutating func patch(_ index: Int, with operation: Program.Operation) {
+        operations[index] = operation
+        if case .jumpIfZero = operation { depth -= 1 }
+        if case .jumpIfNonZero = operation { depth -= 1 }
+    }
+
+    /// The branch just compiled pushed one value the other branch will push again.
+    mutating func popForBranch() { depth -= 1 }
+
+    func finish(text: String) -> Program {
+        Program(operations: operations, references: references, text: text, stackDepth: maxDepth)
+    }
+}

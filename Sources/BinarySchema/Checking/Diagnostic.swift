@@ -1,0 +1,52 @@
+/// One error found in a schema, with where it is.
+public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of mistake this is; tests and tools match on it.
+    public enum Kind: String, Sendable, Hashable {
+        case syntax
+        case unknownType
+        case unknownField
+        case useBeforeDefinition
+        case duplicateName
+        case typeMismatch
+        case importCycle
+        case importNotFound
+        case infiniteRecursion
+        case invalidValue
+        case misaligned
+    }
+
+    public let kind: Kind
+    public let message: String
+    public let location: SchemaLocation
+    /// The source line the error is on, for the caret display.
+    public let sourceLine: String
+
+    public init(kind: Kind, message: String, location: SchemaLocation, sourceLine: String) {
+        self.kind = kind
+        self.message = message
+        self.location = location
+        self.sourceLine = sourceLine
+    }
+
+    /// `file:line:column: error: message`, then the source line and a caret under the column.
+    public var description: String {
+        var caretPadding = ""
+        for (index, character) in sourceLine.utf8.enumerated() where index < location.column - 1 {
+            caretPadding.append(character == UInt8(ascii: "\t") ? "\t" : " ")
+        }
+        return "\(location): error: \(message)\n\(sourceLine)\n\(caretPadding)^"
+    }
+}
+
+/// Every diagnostic found while loading schemas; thrown when any exist.
+public struct SchemaErrors: Error, Sendable, CustomStringConvertible {
+    /// All errors, in file order.
+    public let diagnostics: [Diagnostic]
+
+    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+
+    public var description: String {
+        diagnostics.map(\.description).joined(separator: "\n")
+            + "\n\(diagnostics.count) error\(diagnostics.count == 1 ? "" : "s")"
+    }
+}

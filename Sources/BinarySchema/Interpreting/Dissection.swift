@@ -1,0 +1,307 @@
+/// What kind of value a node holds.
+public enum NodeKind: Sendable, Hashable {
+    case structure(structID: Int32)
+    case array
+    case integer
+    case enumeration(enumID: Int32)
+    case float
+    case boolean
+    case bytes
+    case string
+    case dnsName
+}
+
+/// The value read for a node. Bytes and strings are not copied: their bytes are the node's span.
+public enum FieldValue: Sendable, Hashable {
+    /// Structs; arrays hold their element count as `.unsigned`.
+    case none
+    case unsigned(UInt64)
+    case signed(Int64)
+    case float(Double)
+    case boolean(Bool)
+    /// The node's span holds the bytes.
+    case bytes
+    /// UTF-8 text in the node's span, ending at `contentEnd` (a `cstring`'s NUL follows it).
+    case string(contentEnd: Int)
+    /// A decoded DNS name, by index into the dissection's texts.
+    case text(Int32)
+}
+
+/// One decoded field: where it lies in the buffer and what it holds. Nodes are
+/// stored in pre-order; a node's descendants are the nodes after it up to ``subtreeEnd``.
+public struct FieldNode: Sendable {
+    /// Index into ``Schema/fields``; -1 for the root struct.
+    public internal(set) var fieldID: Int32
+    public internal(set) var kind: NodeKind
+    /// Index of the parent node; -1 for the root.
+    public internal(set) var parent: Int32
+    /// Position in the parent array, or -1.
+    public internal(set) var arrayIndex: Int32
+    /// Absolute start, in bits from the start of the buffer.
+    public internal(set) var bitStart: Int
+    /// Absolute end (exclusive), in bits.
+    public internal(set) var bitEnd: Int
+    public internal(set) var value: FieldValue
+    /// Index after this node's last descendant.
+    public internal(set) var subtreeEnd: Int32
+    /// Whether the value was read as a bit field rather than as whole bytes.
+    public internal(set) var isBitField: Bool
+    /// For structs: index of the frame holding its fields' node indices.
+    var frame: Int32
+
+    /// Byte offset of the first byte the node touches.
+    public var byteOffset: Int { bitStart >> 3 }
+    /// Bytes the node touches, partial bytes included.
+    public var byteLength: Int { ((bitEnd + 7) >> 3) - (bitStart >> 3) }
+    /// Width in bits.
+    public var bitWidth: Int { bitEnd - bitStart }
+}
+
+/// The run-time record of one struct instance: where its fields' nodes are.
+struct Frame: Sendable {
+    let node: Int32
+    let slotBase: Int32
+    let parent: Int32
+    let structID: Int32
+    /// The scope's byte limit when the struct started (the end of a `@offset_base` message).
+    let limit: Int
+}
+
+/// The arrays a dissection fills; kept between packets by the interpreter to avoid reallocating.
+struct DissectionState: Sendable {
+    var nodes: [FieldNode] = []
+    var frames: [Frame] = []
+    var slots: [Int32] = []
+    var texts: [String] = []
+
+    mutating func reset() {
+        nodes.removeAll(keepingCapacity: true)
+        frames.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+        texts.removeAll(keepingCapacity: true)
+    }
+
+    /// The node a reference names, seen from `frame` (the current struct) and `element` (for `it`).
+    func resolve(_ reference: FieldReference, frame: Int32, element: Int32) throws(EvaluationFailure) -> Int32 {
+        var node: Int32
+        var remaining = reference.slots[...]
+        switch reference.base {
+        case .element:
+            guard element >= 0 else { throw .absentField(reference.text) }
+            node = element
+        case .enclosing(let levelsUp):
+            var frameIndex = frame
+            for _ in 0..<levelsUp {
+                guard frameIndex >= 0, Int(frameIndex) < frames.count else { throw .noEnclosingStruct(reference.text) }
+                frameIndex = frames[Int(frameIndex)].parent
+            }
+            guard frameIndex >= 0, Int(frameIndex) < frames.count, let first = remaining.first else {
+                throw .noEnclosingStruct(reference.text)
+            }
+            let target = frames[Int(frameIndex)]
+            var slot = first
+            if levelsUp > 0 {
+                guard let parentSlot = reference.firstSlotByStruct[Int(target.structID)] else {
+                    throw .noEnclosingStruct(reference.text)
+                }
+                slot = parentSlot
+            }
+            node = try slotNode(target, slot, reference.text)
+            remaining = remaining.dropFirst()
+        }
+        for slot in remaining {
+            let frameIndex = nodes[Int(node)].frame
+            guard frameIndex >= 0, Int(frameIndex) < frames.count else { throw .absentField(reference.text) }
+            node = try slotNode(frames[Int(frameIndex)], slot, reference.text)
+        }
+        return node
+    }
+
+    @inline(__always)
+    func slotNode(_ frame: Frame, _ slot: Int32, _ text: @autoclosure () -> String) throws(EvaluationFailure) -> Int32 {
+        let index = Int(frame.slotBase) + Int(slot)
+        guard index >= 0, index < slots.count else { throw .absentField(text()) }
+        let node = slots[index]
+        guard node >= 0 else { throw .absentField(text()) }
+        return node
+    }
+
+    /// The node's value as an expression sees it.
+    func integerValue(of node: Int32, _ text: @autoclosure () -> String) throws(EvaluationFailure) -> Int64 {
+        switch nodes[Int(node)].value {
+        case .unsigned(let value):
+            guard value <= UInt64(Int64.max) else { throw .valueTooLarge(text()) }
+            return Int64(value)
+        case .signed(let value): return value
+        case .boolean(let value): return value ? 1 : 0
+        default: throw .absentField(text())
+        }
+    }
+
+    /// `len(x)`: bytes of bytes and strings, elements of arrays.
+    func length(of node: Int32) -> Int64 {
+        let entry = nodes[Int(node)]
+        switch (entry.kind, entry.value) {
+        case (.array, .unsigned(let count)): return Int64(clamping: count)
+        case (_, .string(let contentEnd)): return Int64(contentEnd - entry.byteOffset)
+        default: return Int64(entry.byteLength)
+        }
+    }
+}
+
+/// The result of walking a schema over a buffer: every field read, in pre-order,
+/// and the error that stopped the walk if there was one. Fields read before an
+/// error are all kept; the failing field is the node ``DissectionError/node``.
+public struct Dissection: Sendable {
+    public let schema: Schema
+    /// The buffer dissected.
+    public let bytes: [UInt8]
+    /// Every node, in pre-order; node 0 is the root struct.
+    public var nodes: [FieldNode] { state.nodes }
+    /// The error that stopped the walk, or nil if it reached the end of the root struct.
+    public let error: DissectionError?
+    let state: DissectionState
+
+    init(schema: Schema, bytes: [UInt8], state: DissectionState, error: DissectionError?) {
+        self.schema = schema
+        self.bytes = bytes
+        self.state = state
+        self.error = error
+    }
+
+    /// Indices of the direct children of node `index`.
+    public func children(of index: Int) -> [Int] {
+        var result: [Int] = []
+        var child = index + 1
+        let end = Int(state.nodes[index].subtreeEnd)
+        while child < end {
+            result.append(child)
+            child = max(child + 1, Int(state.nodes[child].subtreeEnd))
+        }
+        return result
+    }
+
+    /// The schema field a node was read for, or nil for the root.
+    public func field(of index: Int) -> Field? {
+        let id = Int(state.nodes[index].fieldID)
+        return id >= 0 ? schema.fields[id] : nil
+    }
+
+    /// The struct type of a struct node.
+    public func structType(of index: Int) -> StructType? {
+        if case .structure(let id) = state.nodes[index].kind { return schema.structs[Int(id)] }
+        return nil
+    }
+
+    /// The node's own name: its field name, `[i]` for array elements.
+    public func name(of index: Int) -> String {
+        let node = state.nodes[index]
+        if node.arrayIndex >= 0 { return "[\(node.arrayIndex)]" }
+        return field(of: index)?.name ?? structType(of: index)?.name ?? "?"
+    }
+
+    /// The dotted path of a node: `ip.flags.df`, `tcp.options[2].kind`. A struct with
+    /// `@protocol("x")` starts a new path at `x`.
+    public func path(of index: Int) -> String {
+        var components: [String] = []
+        var current = index
+        while current >= 0 {
+            if let abbreviation = structType(of: current)?.protocolAbbreviation {
+                components.append(abbreviation)
+                break
+            }
+            let node = state.nodes[current]
+            components.append(node.arrayIndex >= 0 ? "[\(node.arrayIndex)]" : name(of: current))
+            current = Int(node.parent)
+        }
+        var path = ""
+        for component in components.reversed() {
+            if !path.isEmpty, !component.hasPrefix("[") { path += "." }
+            path += component
+        }
+        return path
+    }
+
+    /// The index of the first node whose path is `path`, if any.
+    public func node(at path: String) -> Int? {
+        state.nodes.indices.first { self.path(of: $0) == path }
+    }
+
+    /// The bytes a node touches.
+    public func rawBytes(of index: Int) -> ArraySlice<UInt8> {
+        let node = state.nodes[index]
+        let start = min(node.byteOffset, bytes.count)
+        let end = min(max(start, node.byteOffset + node.byteLength), bytes.count)
+        return bytes[start..<end]
+    }
+
+    /// The text of a string or DNS-name node.
+    public func text(of index: Int) -> String? {
+        let node = state.nodes[index]
+        switch node.value {
+        case .string(let contentEnd):
+            let start = min(node.byteOffset, bytes.count)
+            return String(decoding: bytes[start..<min(max(start, contentEnd), bytes.count)], as: UTF8.self)
+        case .text(let textIndex):
+            return state.texts.indices.contains(Int(textIndex)) ? state.texts[Int(textIndex)] : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The integer value of a node, if it holds one that fits (bools as 0/1, enums as raw value).
+    public func integer(of index: Int) -> Int64? {
+        try? state.integerValue(of: Int32(index), "")
+    }
+}
+
+extension Dissection {
+    /// The values of a field's `@display` arguments, evaluated where the field was read;
+    /// nil when the field has no `@display` or an argument cannot be evaluated.
+    public func displayArguments(of index: Int) -> [Int64]? {
+        guard let format = field(of: index)?.displayFormat else { return nil }
+        var context = DisplayContext(state: state, frame: enclosingFrame(of: index), bytes: bytes.count)
+        var values: [Int64] = []
+        for program in format.arguments {
+            guard let value = try? program.evaluate(in: &context) else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// The frame of the struct a node's field belongs to.
+    private func enclosingFrame(of index: Int) -> Int32 {
+        var current = Int(state.nodes[index].parent)
+        while current >= 0 {
+            let frame = state.nodes[current].frame
+            if frame >= 0 { return frame }
+            current = Int(state.nodes[current].parent)
+        }
+        return -1
+    }
+}
+
+/// Evaluates `@display` arguments after the walk, against the recorded frames.
+private struct DisplayContext: EvaluationContext {
+    let state: DissectionState
+    let frame: Int32
+    let bytes: Int
+
+    func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
+        guard frame >= 0, Int(frame) < state.frames.count else { throw .noEnclosingStruct("field") }
+        let node = try state.slotNode(state.frames[Int(frame)], slot, "field")
+        return try state.integerValue(of: node, "field")
+    }
+
+    func load(_ reference: FieldReference) throws(EvaluationFailure) -> Int64 {
+        try state.integerValue(of: try state.resolve(reference, frame: frame, element: -1), reference.text)
+    }
+
+    func length(_ reference: FieldReference) throws(EvaluationFailure) -> Int64 {
+        state.length(of: try state.resolve(reference, frame: frame, element: -1))
+    }
+
+    var remainingBytes: Int64 { 0 }
+    var currentOffset: Int64 { 0 }
+    func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable("peek") }
+}

@@ -1,0 +1,125 @@
+/// Why the interpreter stopped, with the field path and byte offset where it did.
+public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The reason, with the figures that explain it.
+    public enum Kind: Sendable, Hashable {
+        /// The buffer ends before the field does.
+        case prematureEnd(needed: Int, available: Int)
+        /// The field does not fit in its enclosing scope (a `@size` or a parent's length), though the buffer goes on.
+        case exceedsScope(needed: Int64, available: Int)
+        /// A computed length or count is negative.
+        case negativeLength(Int64)
+        /// A `bool` byte other than 0 or 1.
+        case boolOutOfRange(UInt8)
+        case invalidUTF8
+        /// A `cstring` with no NUL before the end of its scope.
+        case missingTerminator
+        /// A constraint (`== value` or `@assert`) does not hold for the value read.
+        case constraintViolated(expression: String)
+        case arithmeticOverflow(expression: String)
+        case divisionByZero(expression: String)
+        /// Structs nested deeper than the interpreter's depth budget.
+        case depthLimit(Int)
+        /// DNS compression pointers that revisit a position or chain too long.
+        case pointerLoop
+        /// A DNS compression pointer past the end of its message.
+        case pointerOutOfRange(Int)
+        /// A DNS label length byte with reserved top bits (0x40 or 0x80).
+        case invalidLabel(UInt8)
+        /// A DNS name longer than 255 bytes.
+        case nameTooLong
+        case varintOverflow
+        /// A byte-granular field reached inside a byte.
+        case misaligned(bitOffset: Int)
+        /// An expression reads a conditional field that is absent.
+        case absentField(String)
+        /// `parent.x` used where there is no enclosing struct.
+        case noEnclosingStruct(String)
+        /// A switch with no `_` case met a value none of its cases match.
+        case noMatchingCase(Int64)
+        /// An array element consumed no bytes, so the array could not end.
+        case emptyElement(index: Int)
+    }
+
+    public let kind: Kind
+    /// Path of the failing field (`ip.options`).
+    public let path: String
+    /// Byte offset from the start of the buffer where the failing field starts.
+    public let offset: Int
+    /// Bit within that byte, for bit fields (0 for byte-aligned fields).
+    public let bitOffset: Int
+    /// Index of the failing field's node in ``Dissection/nodes``.
+    public let node: Int
+
+    /// A short name of the kind, stable for JSON and tests: `premature_end`, `pointer_loop`, ...
+    public var code: String {
+        switch kind {
+        case .prematureEnd: return "premature_end"
+        case .exceedsScope: return "exceeds_scope"
+        case .negativeLength: return "negative_length"
+        case .boolOutOfRange: return "bool_out_of_range"
+        case .invalidUTF8: return "invalid_utf8"
+        case .missingTerminator: return "missing_terminator"
+        case .constraintViolated: return "constraint_violated"
+        case .arithmeticOverflow: return "arithmetic_overflow"
+        case .divisionByZero: return "division_by_zero"
+        case .depthLimit: return "depth_limit"
+        case .pointerLoop: return "pointer_loop"
+        case .pointerOutOfRange: return "pointer_out_of_range"
+        case .invalidLabel: return "invalid_label"
+        case .nameTooLong: return "name_too_long"
+        case .varintOverflow: return "varint_overflow"
+        case .misaligned: return "misaligned"
+        case .absentField: return "absent_field"
+        case .noEnclosingStruct: return "no_enclosing_struct"
+        case .noMatchingCase: return "no_matching_case"
+        case .emptyElement: return "empty_element"
+        }
+    }
+
+    /// One sentence: what went wrong, at which field and offset.
+    public var description: String {
+        let at = bitOffset == 0 ? "offset \(offset)" : "offset \(offset) bit \(bitOffset)"
+        switch kind {
+        case .prematureEnd(let needed, let available):
+            return "premature end of data: \(path) needs \(needed) byte\(needed == 1 ? "" : "s") at \(at), \(available) available"
+        case .exceedsScope(let needed, let available):
+            return "length larger than its scope: \(path) needs \(needed) byte\(needed == 1 ? "" : "s") at \(at), its scope has \(available)"
+        case .negativeLength(let value):
+            return "negative length: \(path) computes a length of \(value) at \(at)"
+        case .boolOutOfRange(let byte):
+            return "bool out of range: \(path) is \(byte) at \(at); a bool is 0 or 1"
+        case .invalidUTF8:
+            return "invalid UTF-8: \(path) at \(at)"
+        case .missingTerminator:
+            return "premature end of data: \(path) has no NUL terminator before the end of its scope, starting at \(at)"
+        case .constraintViolated(let expression):
+            return "constraint violated: \(path) at \(at) fails '\(expression)'"
+        case .arithmeticOverflow(let expression):
+            return "arithmetic overflow: '\(expression)' for \(path) at \(at)"
+        case .divisionByZero(let expression):
+            return "division by zero: '\(expression)' for \(path) at \(at)"
+        case .depthLimit(let limit):
+            return "recursion depth limit: \(path) at \(at) nests deeper than \(limit) structs"
+        case .pointerLoop:
+            return "pointer loop: \(path) at \(at) follows compression pointers in a loop"
+        case .pointerOutOfRange(let pointer):
+            return "pointer out of range: \(path) at \(at) points to \(pointer), past the end of its message"
+        case .invalidLabel(let byte):
+            return "invalid label: \(path) at \(at) has label type 0x\(String(byte, radix: 16))"
+        case .nameTooLong:
+            return "name too long: \(path) at \(at) exceeds 255 bytes"
+        case .varintOverflow:
+            return "varint overflow: \(path) at \(at) does not fit 64 bits"
+        case .misaligned(let bits):
+            return "misaligned: \(path) must start on a byte boundary but starts \(bits) bits into the byte at offset \(offset)"
+        case .absentField(let name):
+            return "absent field: \(path) at \(at) needs '\(name)', which is not present"
+        case .noEnclosingStruct(let name):
+            return "no enclosing struct: \(path) at \(at) refers to '\(name)'"
+        case .noMatchingCase(let value):
+            return "no matching case: \(path) at \(at) has no case for \(value)"
+        case .emptyElement(let index):
+            return "empty array element: \(path)[\(index)] at \(at) consumed no bytes"
+        }
+    }
+}

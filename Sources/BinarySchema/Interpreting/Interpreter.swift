@@ -1,0 +1,536 @@
+import BinaryIO
+
+/// Walks a checked schema over bytes and records every field it reads.
+///
+/// This is the one place fields are read: the dissector's views and the
+/// schema-driven decoder both consume its ``Dissection``. Whatever the bytes,
+/// it never traps: reads are bounds-checked, lengths are checked against the
+/// bytes left before anything is read, arithmetic is overflow-checked, nesting
+/// has a depth budget and DNS compression pointers have a loop guard.
+///
+/// Reuse one interpreter for many buffers: it keeps its working arrays.
+public struct Interpreter {
+    /// Limits that bound work on hostile input.
+    public struct Options: Sendable {
+        /// Deepest nesting of structs allowed (IP-in-IP-in-...), default 64.
+        public var depthLimit: Int = 64
+        /// Most DNS compression pointers followed for one name, default 64.
+        public var pointerLimit: Int = 64
+
+        public init() {}
+    }
+
+    public let schema: Schema
+    public var options: Options
+    private var state = DissectionState()
+    private var reader = ByteReader([])
+    private var currentFrame: Int32 = -1
+    private var currentElement: Int32 = -1
+    private var depth = 0
+
+    public init(schema: Schema, options: Options = Options()) {
+        self.schema = schema
+        self.options = options
+    }
+
+    /// Dissects `bytes` starting at struct `root`.
+    public mutating func dissect(_ bytes: [UInt8], root: StructType) -> Dissection {
+        let error = run(bytes, root: root.id)
+        return Dissection(schema: schema, bytes: bytes, state: state, error: error)
+    }
+
+    /// Walks `bytes` and hands the dissection to `body` without copying the
+    /// working arrays out, for loops over many buffers.
+    public mutating func withDissection<Result>(of bytes: [UInt8], root: StructType,
+                                                _ body: (Dissection) throws -> Result) rethrows -> Result {
+        let error = run(bytes, root: root.id)
+        return try body(Dissection(schema: schema, bytes: bytes, state: state, error: error))
+    }
+
+    private mutating func run(_ bytes: [UInt8], root: Int) -> DissectionError? {
+        state.reset()
+        reader = ByteReader(bytes)
+        currentFrame = -1
+        currentElement = -1
+        depth = 0
+        do {
+            _ = try parseStruct(root, fieldID: -1, parent: -1, arrayIndex: -1)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: - Structs and fields
+
+    private mutating func parseStruct(_ structID: Int, fieldID: Int32, parent: Int32,
+                                      arrayIndex: Int32) throws(DissectionError) -> Int32 {
+        let structure = schema.structs[structID]
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= options.depthLimit else {
+            throw failure(.depthLimit(options.depthLimit), fieldID: fieldID, kind: .structure(structID: Int32(structID)),
+                          parent: parent, arrayIndex: arrayIndex)
+        }
+        let nodeIndex = appendNode(fieldID: fieldID, kind: .structure(structID: Int32(structID)), parent: parent,
+                                   arrayIndex: arrayIndex, bitStart: reader.bitPosition)
+        let frameIndex = Int32(state.frames.count)
+        let slotBase = state.slots.count
+        state.frames.append(Frame(node: nodeIndex, slotBase: Int32(slotBase), parent: currentFrame,
+                                  structID: Int32(structID), limit: reader.limit))
+        state.slots.append(contentsOf: repeatElement(-1, count: structure.fieldIDs.count))
+        state.nodes[Int(nodeIndex)].frame = frameIndex
+        let savedFrame = currentFrame
+        currentFrame = frameIndex
+        defer {
+            currentFrame = savedFrame
+            close(nodeIndex)
+        }
+        for fieldID in structure.fieldIDs {
+            let field = schema.fields[fieldID]
+            if let node = try parseField(field, parent: nodeIndex) {
+                state.slots[slotBase + field.slot] = node
+                for constraint in field.constraints where try evaluate(constraint, for: node) == 0 {
+                    throw failure(at: node, .constraintViolated(expression: constraint.text))
+                }
+            }
+        }
+        return nodeIndex
+    }
+
+    private mutating func parseField(_ field: Field, parent: Int32) throws(DissectionError) -> Int32? {
+        let fieldID = Int32(field.id)
+        if let condition = field.condition {
+            let holds = try evaluate(condition, fieldID: fieldID, type: field.type, parent: parent, arrayIndex: -1)
+            guard holds != 0 else { return nil }
+        }
+        guard let size = field.size else {
+            return try parseValue(field.type, fieldID: fieldID, parent: parent, arrayIndex: -1)
+        }
+        let length = try evaluate(size, fieldID: fieldID, type: field.type, parent: parent, arrayIndex: -1)
+        let start = try checkedExtent(length, fieldID: fieldID, kind: Self.nodeKind(field.type), parent: parent, arrayIndex: -1)
+        let end = start + Int(length)
+        let savedLimit = reader.limit
+        reader.limit = end
+        defer { reader.limit = savedLimit }
+        let node = try parseValue(field.type, fieldID: fieldID, parent: parent, arrayIndex: -1)
+        // The field owns its whole size; bytes its contents leave unread stay inside it, unclaimed.
+        reader.bitPosition = end << 3
+        state.nodes[Int(node)].bitEnd = reader.bitPosition
+        return node
+    }
+
+    /// Checks that `length` bytes can be taken at the (aligned) cursor; returns the cursor's byte offset.
+    private mutating func checkedExtent(_ length: Int64, fieldID: Int32, kind: NodeKind, parent: Int32,
+                                        arrayIndex: Int32) throws(DissectionError) -> Int {
+        guard reader.isAligned else {
+            throw failure(.misaligned(bitOffset: reader.bitPosition & 7), fieldID: fieldID, kind: kind, parent: parent,
+                          arrayIndex: arrayIndex)
+        }
+        guard length >= 0 else {
+            throw failure(.negativeLength(length), fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
+        }
+        let start = reader.offset
+        let available = reader.limit - start
+        guard length <= Int64(available) else {
+            throw failure(shortage(needed: length, available: available), fieldID: fieldID, kind: kind, parent: parent,
+                          arrayIndex: arrayIndex, length: available)
+        }
+        return start
+    }
+
+    /// Premature end when the buffer itself runs out; exceeds-scope when an enclosing length stops the field first.
+    private func shortage(needed: Int64, available: Int) -> DissectionError.Kind {
+        if reader.limit < reader.bytes.count {
+            return .exceedsScope(needed: needed, available: available)
+        }
+        return .prematureEnd(needed: Int(clamping: needed), available: available)
+    }
+
+    // MARK: - Values
+
+    private mutating func parseValue(_ type: FieldType, fieldID: Int32, parent: Int32,
+                                     arrayIndex: Int32) throws(DissectionError) -> Int32 {
+        let start = reader.bitPosition
+        switch type {
+        case .integer(let integer):
+            let (value, bitField) = try readInteger(integer, fieldID: fieldID, kind: .integer, parent: parent,
+                                                    arrayIndex: arrayIndex)
+            return appendLeaf(fieldID, .integer, parent, arrayIndex, start, value, bitField: bitField)
+        case .enumeration(let enumID):
+            let kind = NodeKind.enumeration(enumID: Int32(enumID))
+            let (value, bitField) = try readInteger(schema.enums[enumID].base, fieldID: fieldID, kind: kind, parent: parent,
+                                                    arrayIndex: arrayIndex)
+            return appendLeaf(fieldID, kind, parent, arrayIndex, start, value, bitField: bitField)
+        case .float(let bits, let endianness):
+            let raw = try read(fieldID, .float, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
+                try reader.readUInt(byteCount: bits / 8, endianness: endianness)
+            }
+            let value = bits == 32 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: raw))) : Double(bitPattern: raw)
+            return appendLeaf(fieldID, .float, parent, arrayIndex, start, .float(value))
+        case .boolean:
+            let raw = try read(fieldID, .boolean, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
+                try reader.readUInt(byteCount: 1, endianness: .big)
+            }
+            guard raw <= 1 else {
+                reader.bitPosition = start
+                throw failure(.boolOutOfRange(UInt8(truncatingIfNeeded: raw)), fieldID: fieldID, kind: .boolean,
+                              parent: parent, arrayIndex: arrayIndex, length: 1)
+            }
+            return appendLeaf(fieldID, .boolean, parent, arrayIndex, start, .boolean(raw == 1))
+        case .varint(let zigzag):
+            let value = try read(fieldID, .integer, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
+                zigzag ? FieldValue.signed(try reader.readZigZag()) : FieldValue.unsigned(try reader.readVarint())
+            }
+            return appendLeaf(fieldID, .integer, parent, arrayIndex, start, value)
+        case .bytes(let extent), .string(let extent):
+            let isString: Bool
+            if case .string = type { isString = true } else { isString = false }
+            let kind: NodeKind = isString ? .string : .bytes
+            let length: Int64
+            switch extent {
+            case .expression(let program):
+                length = try evaluate(program, fieldID: fieldID, type: type, parent: parent, arrayIndex: arrayIndex)
+            case .rest, .until:
+                length = Int64(reader.remainingBytes)
+            }
+            let begin = try checkedExtent(length, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
+            let range = try read(fieldID, kind, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
+                isString ? try reader.readUTF8(Int(length)) : try reader.readBytes(Int(length))
+            }
+            _ = begin
+            return appendLeaf(fieldID, kind, parent, arrayIndex, start, isString ? .string(contentEnd: range.upperBound) : .bytes)
+        case .cString:
+            let range = try read(fieldID, .string, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
+                try reader.readCString()
+            }
+            return appendLeaf(fieldID, .string, parent, arrayIndex, start, .string(contentEnd: range.upperBound))
+        case .structure(let structID):
+            return try parseStruct(structID, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .array(let element, let extent):
+            return try parseArray(element, extent: extent, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .switchOn(let switchType):
+            let chosen = try choose(switchType, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+            return try parseValue(chosen, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .dnsName:
+            return try parseDNSName(fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        }
+    }
+
+    private mutating func readInteger(_ integer: IntegerType, fieldID: Int32, kind: NodeKind, parent: Int32,
+                                      arrayIndex: Int32) throws(DissectionError) -> (FieldValue, Bool) {
+        let bits = integer.bits
+        let wholeBytes = bits & 7 == 0 && reader.isAligned
+        let raw = try read(fieldID, kind, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
+            wholeBytes ? try reader.readUInt(byteCount: bits >> 3, endianness: integer.endianness)
+                : try reader.readBits(bits, order: integer.bitOrder)
+        }
+        let value: FieldValue = integer.isSigned ? .signed(ByteReader.signExtend(raw, width: bits)) : .unsigned(raw)
+        return (value, !wholeBytes)
+    }
+
+    private mutating func choose(_ switchType: SwitchType, fieldID: Int32, parent: Int32,
+                                 arrayIndex: Int32) throws(DissectionError) -> FieldType {
+        let type = FieldType.switchOn(switchType)
+        if let subject = switchType.subject {
+            let value = try evaluate(subject, fieldID: fieldID, type: type, parent: parent, arrayIndex: arrayIndex)
+            for entry in switchType.cases where entry.values.contains(value) { return entry.type }
+            if let fallback = switchType.defaultType { return fallback }
+            throw failure(.noMatchingCase(value), fieldID: fieldID, kind: .bytes, parent: parent, arrayIndex: arrayIndex)
+        }
+        for entry in switchType.cases {
+            if let condition = entry.condition,
+               try evaluate(condition, fieldID: fieldID, type: type, parent: parent, arrayIndex: arrayIndex) != 0 {
+                return entry.type
+            }
+        }
+        if let fallback = switchType.defaultType { return fallback }
+        throw failure(.noMatchingCase(1), fieldID: fieldID, kind: .bytes, parent: parent, arrayIndex: arrayIndex)
+    }
+
+    private mutating func parseArray(_ element: FieldType, extent: Extent, fieldID: Int32, parent: Int32,
+                                     arrayIndex: Int32) throws(DissectionError) -> Int32 {
+        var count: Int64 = -1
+        if case .expression(let program) = extent {
+            count = try evaluate(program, fieldID: fieldID, type: .array(element: element, extent: extent), parent: parent,
+                                 arrayIndex: arrayIndex)
+            guard count >= 0 else {
+                throw failure(.negativeLength(count), fieldID: fieldID, kind: .array, parent: parent, arrayIndex: arrayIndex)
+            }
+            // Every element takes at least one bit: a count beyond the bits left fails now, before any work.
+            let availableBits = reader.remainingBits
+            guard count <= Int64(availableBits) else {
+                throw failure(shortage(needed: count, available: availableBits / 8), fieldID: fieldID, kind: .array,
+                              parent: parent, arrayIndex: arrayIndex)
+            }
+        }
+        let node = appendNode(fieldID: fieldID, kind: .array, parent: parent, arrayIndex: arrayIndex,
+                              bitStart: reader.bitPosition)
+        let savedElement = currentElement
+        var index: Int64 = 0
+        defer {
+            currentElement = savedElement
+            state.nodes[Int(node)].value = .unsigned(UInt64(clamping: index))
+            close(node)
+        }
+        while true {
+            switch extent {
+            case .expression:
+                if index >= count { return node }
+            case .rest:
+                if reader.remainingBits == 0 { return node }
+            case .until:
+                break
+            }
+            let before = reader.bitPosition
+            let elementNode = try parseValue(element, fieldID: fieldID, parent: node, arrayIndex: Int32(clamping: index))
+            index += 1
+            guard reader.bitPosition > before else {
+                throw failure(at: elementNode, .emptyElement(index: Int(index - 1)))
+            }
+            if case .until(let condition) = extent {
+                currentElement = elementNode
+                if try evaluate(condition, for: elementNode) != 0 { return node }
+            }
+        }
+    }
+
+    // MARK: - DNS names
+
+    private mutating func parseDNSName(fieldID: Int32, parent: Int32, arrayIndex: Int32) throws(DissectionError) -> Int32 {
+        guard reader.isAligned else {
+            throw failure(.misaligned(bitOffset: reader.bitPosition & 7), fieldID: fieldID, kind: .dnsName, parent: parent,
+                          arrayIndex: arrayIndex)
+        }
+        // Compression pointers count from the start of the nearest enclosing @offset_base struct.
+        var base = 0
+        var baseLimit = reader.bytes.count
+        var frameIndex = currentFrame
+        while frameIndex >= 0 {
+            let frame = state.frames[Int(frameIndex)]
+            if schema.structs[Int(frame.structID)].isOffsetBase {
+                base = state.nodes[Int(frame.node)].byteOffset
+                baseLimit = frame.limit
+                break
+            }
+            frameIndex = frame.parent
+        }
+        let bytes = reader.bytes
+        let start = reader.offset
+        var position = start
+        var scopeLimit = reader.limit
+        var inPlaceEnd: Int?
+        var name: [UInt8] = []
+        var wireLength = 0
+        var visited: [Int] = []
+        func fail(_ kind: DissectionError.Kind, _ interpreter: inout Interpreter) -> DissectionError {
+            let end = inPlaceEnd ?? min(position, scopeLimit)
+            return interpreter.failure(kind, fieldID: fieldID, kind: .dnsName, parent: parent, arrayIndex: arrayIndex,
+                                       length: max(0, end - start))
+        }
+        while true {
+            guard position < scopeLimit else {
+                throw fail(shortage(needed: Int64(position - start + 1), available: scopeLimit - start), &self)
+            }
+            let length = bytes[position]
+            switch length >> 6 {
+            case 0:
+                if length == 0 {
+                    position += 1
+                    reader.bitPosition = (inPlaceEnd ?? position) << 3
+                    let text = name.isEmpty ? "<Root>" : String(decoding: name, as: UTF8.self)
+                    let textIndex = Int32(state.texts.count)
+                    state.texts.append(text)
+                    return appendLeaf(fieldID, .dnsName, parent, arrayIndex, start << 3, .text(textIndex))
+                }
+                let labelLength = Int(length)
+                guard labelLength < scopeLimit - position else {
+                    throw fail(shortage(needed: Int64(position + 1 + labelLength - start), available: scopeLimit - start), &self)
+                }
+                wireLength += labelLength + 1
+                guard wireLength <= 255 else { throw fail(.nameTooLong, &self) }
+                if !name.isEmpty { name.append(UInt8(ascii: ".")) }
+                Self.appendLabel(bytes[(position + 1)...(position + labelLength)], to: &name)
+                position += 1 + labelLength
+            case 3:
+                guard position + 1 < scopeLimit else {
+                    throw fail(shortage(needed: Int64(position + 2 - start), available: scopeLimit - start), &self)
+                }
+                let pointer = Int(length & 0x3F) << 8 | Int(bytes[position + 1])
+                if inPlaceEnd == nil { inPlaceEnd = position + 2 }
+                let target = base + pointer
+                guard target < baseLimit else { throw fail(.pointerOutOfRange(pointer), &self) }
+                guard !visited.contains(target), visited.count < options.pointerLimit else { throw fail(.pointerLoop, &self) }
+                visited.append(target)
+                position = target
+                scopeLimit = baseLimit
+            default:
+                throw fail(.invalidLabel(length), &self)
+            }
+        }
+    }
+
+    /// Appends a label as text, escaping dots, backslashes and unprintable bytes as `\DDD` (RFC 4343 style).
+    private static func appendLabel(_ label: ArraySlice<UInt8>, to name: inout [UInt8]) {
+        for byte in label {
+            if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "\\") {
+                name.append(UInt8(ascii: "\\"))
+                name.append(byte)
+            } else if byte > 0x20, byte < 0x7F {
+                name.append(byte)
+            } else {
+                name.append(UInt8(ascii: "\\"))
+                name.append(contentsOf: Array(String(format3: Int(byte)).utf8))
+            }
+        }
+    }
+
+    // MARK: - Nodes and failures
+
+    private mutating func appendNode(fieldID: Int32, kind: NodeKind, parent: Int32, arrayIndex: Int32,
+                                     bitStart: Int) -> Int32 {
+        let index = Int32(state.nodes.count)
+        state.nodes.append(FieldNode(fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex, bitStart: bitStart,
+                                     bitEnd: bitStart, value: .none, subtreeEnd: index + 1, isBitField: false, frame: -1))
+        return index
+    }
+
+    private mutating func appendLeaf(_ fieldID: Int32, _ kind: NodeKind, _ parent: Int32, _ arrayIndex: Int32,
+                                     _ bitStart: Int, _ value: FieldValue, bitField: Bool = false) -> Int32 {
+        let index = Int32(state.nodes.count)
+        state.nodes.append(FieldNode(fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex, bitStart: bitStart,
+                                     bitEnd: reader.bitPosition, value: value, subtreeEnd: index + 1,
+                                     isBitField: bitField, frame: -1))
+        return index
+    }
+
+    private mutating func close(_ node: Int32) {
+        state.nodes[Int(node)].bitEnd = max(state.nodes[Int(node)].bitStart, reader.bitPosition)
+        state.nodes[Int(node)].subtreeEnd = Int32(state.nodes.count)
+    }
+
+    /// Runs a read on the reader, turning a read error into a failure node for the field.
+    private mutating func read<Value>(_ fieldID: Int32, _ kind: NodeKind, _ parent: Int32, _ arrayIndex: Int32,
+                                      _ body: (inout ByteReader) throws(ByteReadError) -> Value) throws(DissectionError) -> Value {
+        do {
+            return try body(&reader)
+        } catch {
+            let kindOfFailure: DissectionError.Kind
+            var length = 0
+            switch error {
+            case .prematureEnd(_, let needed, let available):
+                kindOfFailure = shortage(needed: Int64(needed), available: available)
+                length = available
+            case .misaligned(_, let bitOffset):
+                kindOfFailure = .misaligned(bitOffset: bitOffset)
+            case .varintOverflow:
+                kindOfFailure = .varintOverflow
+            case .invalidUTF8(let offset):
+                reader.bitPosition = max(reader.bitPosition, 0)
+                kindOfFailure = .invalidUTF8
+                length = max(0, offset - reader.offset) + 1
+            case .missingTerminator(_, let scanned):
+                kindOfFailure = .missingTerminator
+                length = scanned
+            }
+            throw failure(kindOfFailure, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex, length: length)
+        }
+    }
+
+    /// Appends a node for a field that failed at the cursor, spanning `length` bytes it could see, and returns the error.
+    private mutating func failure(_ kind: DissectionError.Kind, fieldID: Int32, kind nodeKind: NodeKind, parent: Int32,
+                                  arrayIndex: Int32, length: Int = 0) -> DissectionError {
+        let start = reader.bitPosition
+        let end = min(start + max(0, length) * 8, max(start, reader.limit * 8))
+        let index = Int32(state.nodes.count)
+        state.nodes.append(FieldNode(fieldID: fieldID, kind: nodeKind, parent: parent, arrayIndex: arrayIndex, bitStart: start,
+                                     bitEnd: end, value: .none, subtreeEnd: index + 1, isBitField: start & 7 != 0,
+                                     frame: -1))
+        return failure(at: index, kind)
+    }
+
+    /// The error for a failure at an existing node.
+    private func failure(at node: Int32, _ kind: DissectionError.Kind) -> DissectionError {
+        let entry = state.nodes[Int(node)]
+        let view = Dissection(schema: schema, bytes: reader.bytes, state: state, error: nil)
+        return DissectionError(kind: kind, path: view.path(of: Int(node)), offset: entry.bitStart >> 3,
+                               bitOffset: entry.bitStart & 7, node: Int(node))
+    }
+
+    // MARK: - Expressions
+
+    /// Evaluates a program for a field not yet read; a failure is recorded as a node for that field.
+    private mutating func evaluate(_ program: Program, fieldID: Int32, type: FieldType, parent: Int32,
+                                   arrayIndex: Int32) throws(DissectionError) -> Int64 {
+        do {
+            return try program.evaluate(in: &self)
+        } catch {
+            throw failure(error.kind, fieldID: fieldID, kind: Self.nodeKind(type), parent: parent, arrayIndex: arrayIndex)
+        }
+    }
+
+    /// Evaluates a program about a node already read (constraints, `until`).
+    private mutating func evaluate(_ program: Program, for node: Int32) throws(DissectionError) -> Int64 {
+        do {
+            return try program.evaluate(in: &self)
+        } catch {
+            throw failure(at: node, error.kind)
+        }
+    }
+
+    private static func nodeKind(_ type: FieldType) -> NodeKind {
+        switch type {
+        case .integer, .varint: return .integer
+        case .enumeration(let id): return .enumeration(enumID: Int32(id))
+        case .float: return .float
+        case .boolean: return .boolean
+        case .string, .cString: return .string
+        case .dnsName: return .dnsName
+        case .structure(let id): return .structure(structID: Int32(id))
+        case .array: return .array
+        case .bytes, .switchOn: return .bytes
+        }
+    }
+}
+
+extension Interpreter: EvaluationContext {
+    mutating func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
+        guard currentFrame >= 0 else { throw .noEnclosingStruct("field") }
+        let frame = state.frames[Int(currentFrame)]
+        let node = try state.slotNode(frame, slot, Self.fieldName(self, frame, slot))
+        return try state.integerValue(of: node, Self.fieldName(self, frame, slot))
+    }
+
+    mutating func load(_ reference: FieldReference) throws(EvaluationFailure) -> Int64 {
+        let node = try state.resolve(reference, frame: currentFrame, element: currentElement)
+        return try state.integerValue(of: node, reference.text)
+    }
+
+    mutating func length(_ reference: FieldReference) throws(EvaluationFailure) -> Int64 {
+        state.length(of: try state.resolve(reference, frame: currentFrame, element: currentElement))
+    }
+
+    var remainingBytes: Int64 { Int64(reader.remainingBytes) }
+
+    func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 {
+        let available = Int64(reader.remainingBytes)
+        guard reader.isAligned, distance >= 0, distance < available else {
+            throw .beyondData(needed: max(distance, 0) + 1, available: available)
+        }
+        return Int64(reader.bytes[reader.offset + Int(distance)])
+    }
+    var currentOffset: Int64 { Int64(reader.offset) }
+
+    private static func fieldName(_ interpreter: Interpreter, _ frame: Frame, _ slot: Int32) -> String {
+        let fieldIDs = interpreter.schema.structs[Int(frame.structID)].fieldIDs
+        return fieldIDs.indices.contains(Int(slot)) ? interpreter.schema.fields[fieldIDs[Int(slot)]].name : "field"
+    }
+}
+
+extension String {
+    /// Three decimal digits, zero-padded (`\DDD` escapes).
+    init(format3 value: Int) {
+        let digits = String(value)
+        self = String(repeating: "0", count: Swift.max(0, 3 - digits.count)) + digits
+    }
+}

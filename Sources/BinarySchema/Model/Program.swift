@@ -1,0 +1,59 @@
+/// A compiled expression: stack-machine operations over 64-bit signed integers.
+/// Booleans are 0 and 1; enum values are their raw numbers.
+public struct Program: Sendable {
+    enum Operation: Sendable {
+        case constant(Int64)
+        /// Push the integer value of the field in this slot of the current struct.
+        case loadSlot(Int32)
+        /// Push the integer value of the field `references[index]`.
+        case load(Int32)
+        /// Push the length of the field `references[index]`: bytes for bytes and strings, elements for arrays.
+        case length(Int32)
+        /// Bytes left in the current scope.
+        case remaining
+        /// Current byte offset from the start of the buffer.
+        case offset
+        /// Pop n; push the byte n bytes ahead of the cursor, without consuming it.
+        case peek
+        case negate, logicalNot, bitwiseNot
+        case add, subtract, multiply, divide, remainder
+        case bitwiseAnd, bitwiseOr, bitwiseXor, shiftLeft, shiftRight
+        case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+        /// Pop; jump to the operation at the index when the popped value is zero.
+        case jumpIfZero(Int32)
+        /// Pop; jump to the operation at the index when the popped value is not zero.
+        case jumpIfNonZero(Int32)
+        case jump(Int32)
+    }
+
+    var operations: [Operation]
+    var references: [FieldReference]
+    /// The expression as written, for error messages.
+    public let text: String
+    /// The largest stack depth the operations reach.
+    var stackDepth: Int
+
+    /// The value when the program is a single constant.
+    var constantValue: Int64? {
+        if operations.count == 1, case .constant(let value) = operations[0] { return value }
+        return nil
+    }
+}
+
+/// Where a field referenced by an expression lives, relative to the struct being read.
+struct FieldReference: Sendable {
+    enum Base: Sendable {
+        /// The struct `levelsUp` enclosing structs out from the current one (0 is the current one).
+        case enclosing(levelsUp: Int)
+        /// `it`: the array element just read.
+        case element
+    }
+
+    let base: Base
+    /// Slots to follow: the first in the base struct, the rest in nested structs.
+    let slots: [Int32]
+    /// For `parent.x`: the slot of `x` in each struct that can enclose this one (the first of ``slots`` is unused).
+    let firstSlotByStruct: [Int: Int32]
+    /// The reference as written, for error messages.
+    let text: String
+}

@@ -1,0 +1,150 @@
+/// A checked schema: every struct and enum of the loaded files, with names
+/// resolved, types checked and expressions compiled. Immutable and shareable.
+public final class Schema: Sendable {
+    /// All structs, indexed by ``StructType/id``.
+    public let structs: [StructType]
+    /// All enums, indexed by ``EnumType/id``.
+    public let enums: [EnumType]
+    /// All fields of all structs, indexed by ``Field/id``.
+    public let fields: [Field]
+    let structsByName: [String: Int]
+    let linkTypes: [Int: Int]
+
+    init(structs: [StructType], enums: [EnumType], fields: [Field]) {
+        self.structs = structs
+        self.enums = enums
+        self.fields = fields
+        var byName: [String: Int] = [:]
+        var links: [Int: Int] = [:]
+        for structure in structs {
+            byName[structure.name] = structure.id
+            for linkType in structure.linkTypes where links[linkType] == nil { links[linkType] = structure.id }
+        }
+        self.structsByName = byName
+        self.linkTypes = links
+    }
+
+    /// The struct named `name`, if any.
+    public func structType(named name: String) -> StructType? {
+        structsByName[name].map { structs[$0] }
+    }
+
+    /// The struct that a libpcap link type (DLT number) starts at, from the schemas' `@linktype` attributes.
+    public func rootStruct(forLinkType linkType: Int) -> StructType? {
+        linkTypes[linkType].map { structs[$0] }
+    }
+
+    /// Names of all structs, sorted.
+    public var structNames: [String] { structs.map(\.name).sorted() }
+}
+
+/// A struct declaration after checking.
+public struct StructType: Sendable {
+    public let id: Int
+    public let name: String
+    /// Short protocol name that starts field paths (`ip` in `ip.ttl`), from `@protocol("ip")`.
+    public let protocolAbbreviation: String?
+    /// libpcap DLT numbers that start dissection here, from `@linktype(N)`.
+    public let linkTypes: [Int]
+    /// Whether `dns_name` compression pointers inside count from this struct's first byte.
+    public let isOffsetBase: Bool
+    /// IDs into ``Schema/fields``, in declaration order.
+    public let fieldIDs: [Int]
+    public let location: SchemaLocation
+}
+
+/// An enum declaration after checking.
+public struct EnumType: Sendable {
+    public let id: Int
+    public let name: String
+    public let base: IntegerType
+    public let cases: [(name: String, value: Int64)]
+    let namesByValue: [Int64: String]
+
+    init(id: Int, name: String, base: IntegerType, cases: [(name: String, value: Int64)]) {
+        self.id = id
+        self.name = name
+        self.base = base
+        self.cases = cases
+        var byValue: [Int64: String] = [:]
+        for entry in cases where byValue[entry.value] == nil { byValue[entry.value] = entry.name }
+        self.namesByValue = byValue
+    }
+
+    /// The case name for `value`, or nil for a value the enum does not list.
+    public func caseName(for value: Int64) -> String? { namesByValue[value] }
+}
+
+/// A fixed-width integer's wire layout.
+public struct IntegerType: Sendable, Hashable {
+    /// Width in bits, 1...64.
+    public let bits: Int
+    public let isSigned: Bool
+    public let endianness: Endianness
+    public let bitOrder: BitOrder
+}
+
+/// How a value is shown, from display attributes such as `@hex`.
+public enum DisplayHint: String, Sendable, Hashable {
+    case automatic, hex, decimal, binary, mac, ipv4, ipv6, flag, ascii
+}
+
+/// A field's declared extent: a count or length, the rest of the scope, or until a condition.
+public enum Extent: Sendable {
+    case expression(Program)
+    case rest
+    case until(Program)
+}
+
+/// The type of a field after checking.
+public indirect enum FieldType: Sendable {
+    case integer(IntegerType)
+    case float(bits: Int, endianness: Endianness)
+    case boolean
+    case varint(zigzag: Bool)
+    case bytes(Extent)
+    case string(Extent)
+    case cString
+    case enumeration(enumID: Int)
+    case structure(structID: Int)
+    case array(element: FieldType, extent: Extent)
+    case switchOn(SwitchType)
+    case dnsName
+
+    var isByteGranular: Bool {
+        switch self {
+        case .integer, .enumeration, .structure, .switchOn: return false
+        default: return true
+        }
+    }
+}
+
+/// A `switch` choosing a field's type.
+public struct SwitchType: Sendable {
+    /// The value switched on; nil when each case carries its own condition.
+    public let subject: Program?
+    /// Cases in order: values to match (or one condition when ``subject`` is nil) and the type chosen.
+    public let cases: [(values: [Int64], condition: Program?, type: FieldType)]
+    /// The `_` case, if any; with none, an unmatched value is an error.
+    public let defaultType: FieldType?
+}
+
+/// One field of a struct after checking.
+public struct Field: Sendable {
+    public let id: Int
+    public let name: String
+    public let structID: Int
+    /// Position among its struct's fields, used to find its value at run time.
+    public let slot: Int
+    public let type: FieldType
+    /// Present only when this holds (`if`).
+    public let condition: Program?
+    /// Must hold once read (`== value` or `@assert`).
+    public let constraints: [Program]
+    /// `@size(n)`: the field occupies exactly n bytes, and its contents must fit in them.
+    public let size: Program?
+    public let display: DisplayHint
+    /// `@display("fmt", args...)`: `{}` placeholders filled by the argument values.
+    public let displayFormat: (format: String, arguments: [Program])?
+    public let location: SchemaLocation
+}

@@ -1,0 +1,115 @@
+/// The syntax tree of one schema file, as parsed and before any checking.
+struct FileSyntax {
+    let source: SourceFile
+    var imports: [ImportSyntax] = []
+    var endian: (Endianness, SchemaLocation)?
+    var bitOrder: (BitOrder, SchemaLocation)?
+    var structs: [StructSyntax] = []
+    var enums: [EnumSyntax] = []
+    var aliases: [AliasSyntax] = []
+}
+
+/// `typealias Name = Type`: expanded where used, so names in its expressions resolve in the using struct.
+struct AliasSyntax {
+    let name: String
+    let type: TypeSyntax
+    let location: SchemaLocation
+}
+
+struct ImportSyntax {
+    let path: String
+    let location: SchemaLocation
+}
+
+struct AttributeSyntax {
+    enum Argument {
+        case expression(ExpressionSyntax)
+        case string(String, SchemaLocation)
+    }
+
+    let name: String
+    let arguments: [Argument]
+    let location: SchemaLocation
+}
+
+struct StructSyntax {
+    let name: String
+    let location: SchemaLocation
+    let attributes: [AttributeSyntax]
+    let fields: [FieldSyntax]
+}
+
+struct EnumSyntax {
+    struct Case {
+        let name: String
+        let value: ExpressionSyntax
+        let location: SchemaLocation
+    }
+
+    let name: String
+    let location: SchemaLocation
+    let baseType: TypeSyntax
+    let cases: [Case]
+    let attributes: [AttributeSyntax]
+}
+
+struct FieldSyntax {
+    let name: String
+    let location: SchemaLocation
+    let type: TypeSyntax
+    /// `== expr` written after the type: shorthand for a constraint.
+    let expectedValue: ExpressionSyntax?
+    /// `if expr`: the field is present only when this holds.
+    let condition: ExpressionSyntax?
+    let attributes: [AttributeSyntax]
+}
+
+indirect enum TypeSyntax {
+    enum Extent {
+        case expression(ExpressionSyntax)
+        case rest(SchemaLocation)
+        case until(ExpressionSyntax)
+    }
+
+    struct SwitchCase {
+        /// Empty for the default case `_`.
+        let patterns: [ExpressionSyntax]
+        let type: TypeSyntax
+        let location: SchemaLocation
+    }
+
+    /// A name, such as `u16`, `mac`, `IPv4` or `EtherType`.
+    case named(String, SchemaLocation)
+    /// `NAME[extent]`: bytes/string length, or an array of NAME.
+    case subscripted(TypeSyntax, Extent, SchemaLocation)
+    /// `switch subject { pattern => Type ... }`; with no subject, patterns are conditions.
+    case switchOn(ExpressionSyntax?, [SwitchCase], SchemaLocation)
+
+    var location: SchemaLocation {
+        switch self {
+        case .named(_, let location), .subscripted(_, _, let location), .switchOn(_, _, let location): return location
+        }
+    }
+}
+
+indirect enum ExpressionSyntax {
+    case integer(Int64, SchemaLocation)
+    case boolean(Bool, SchemaLocation)
+    case name(String, SchemaLocation)
+    /// `.caseName`, resolved against the enum type expected at that point.
+    case enumCase(String, SchemaLocation)
+    case member(ExpressionSyntax, String, SchemaLocation)
+    case unary(String, ExpressionSyntax, SchemaLocation)
+    case binary(String, ExpressionSyntax, ExpressionSyntax, SchemaLocation)
+    case conditional(ExpressionSyntax, ExpressionSyntax, ExpressionSyntax, SchemaLocation)
+    case call(String, [ExpressionSyntax], SchemaLocation)
+
+    var location: SchemaLocation {
+        switch self {
+        case .integer(_, let location), .boolean(_, let location), .name(_, let location),
+            .enumCase(_, let location), .member(_, _, let location), .unary(_, _, let location),
+            .binary(_, _, _, let location), .conditional(_, _, _, let location), .call(_, _, let location):
+            return location
+        }
+    }
+}

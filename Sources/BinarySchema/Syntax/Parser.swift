@@ -1,0 +1,392 @@
+/// Recursive-descent parser for one schema file. On a syntax error it records a
+/// diagnostic, skips to the next field or declaration and goes on, so one run
+/// reports every syntax error of the file.
+struct Parser {
+    private struct Failure: Error {}
+
+    private let source: SourceFile
+    private var tokens: [Token]
+    private var position = 0
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Nesting of expressions and types, bounded so hostile schema text cannot exhaust the stack.
+    private var depth = 0
+    private static let depthLimit = 128
+
+    init(source: SourceFile) {
+        self.source = source
+        var lexer = Lexer(source: source)
+        self.tokens = lexer.tokenize()
+        self.diagnostics = lexer.diagnostics
+    }
+
+    mutating func parseFile() -> FileSyntax {
+        var file = FileSyntax(source: source)
+        while !current.isEOF {
+            let before = position
+            do {
+                try parseTopLevel(into: &file)
+            } catch {
+                recoverToDeclaration()
+            }
+            if position == before { advance() }
+        }
+        return file
+    }
+
+    // MARK: - Declarations
+
+    private mutating func parseTopLevel(into file: inout FileSyntax) throws(Failure) {
+        let token = current
+        if token.isKeyword("import") {
+            advance()
+            guard case .string(let path) = current.kind else { throw fail("expected a quoted file name after 'import'") }
+            file.imports.append(ImportSyntax(path: path, location: location(of: token)))
+            advance()
+            return
+        }
+        if token.isKeyword("endian") {
+            advance()
+            let word = try expectIdentifier("'big' or 'little'")
+            switch word {
+            case "big": file.endian = (.big, location(of: token))
+            case "little": file.endian = (.little, location(of: token))
+            default: throw fail("expected 'big' or 'little' after 'endian'", at: previous)
+            }
+            return
+        }
+        if token.isKeyword("bit_order") {
+            advance()
+            let word = try expectIdentifier("'msb' or 'lsb'")
+            switch word {
+            case "msb": file.bitOrder = (.msbFirst, location(of: token))
+            case "lsb": file.bitOrder = (.lsbFirst, location(of: token))
+            default: throw fail("expected 'msb' or 'lsb' after 'bit_order'", at: previous)
+            }
+            return
+        }
+        if token.isKeyword("typealias") {
+            advance()
+            let nameToken = current
+            let name = try expectIdentifier("a type alias name")
+            try expectSymbol("=")
+            file.aliases.append(AliasSyntax(name: name, type: try parseType(), location: location(of: nameToken)))
+            return
+        }
+        let attributes = try parseAttributes()
+        if current.isKeyword("struct") {
+            advance()
+            file.structs.append(try parseStruct(attributes: attributes))
+        } else if current.isKeyword("enum") {
+            advance()
+            file.enums.append(try parseEnum(attributes: attributes))
+        } else {
+            throw fail("expected 'struct', 'enum', 'typealias', 'import', 'endian' or 'bit_order', found \(current.describedForError)")
+        }
+    }
+
+    private mutating func parseStruct(attributes: [AttributeSyntax]) throws(Failure) -> StructSyntax {
+        let nameToken = current
+        let name = try expectIdentifier("a struct name")
+        try expectSymbol("{")
+        var fields: [FieldSyntax] = []
+        while !current.isSymbol("}") {
+            if current.isEOF { throw fail("expected '}' to close struct '\(name)'") }
+            let before = position
+            do {
+                fields.append(try parseField())
+            } catch {
+                recoverToField()
+            }
+            if position == before { advance() }
+        }
+        advance()
+        return StructSyntax(name: name, location: location(of: nameToken), attributes: attributes, fields: fields)
+    }
+
+    private mutating func parseEnum(attributes: [AttributeSyntax]) throws(Failure) -> EnumSyntax {
+        let nameToken = current
+        let name = try expectIdentifier("an enum name")
+        try expectSymbol(":")
+        let base = try parseType()
+        try expectSymbol("{")
+        var cases: [EnumSyntax.Case] = []
+        while !current.isSymbol("}") {
+            if current.isEOF { throw fail("expected '}' to close enum '\(name)'") }
+            let caseToken = current
+            let caseName = try expectIdentifier("an enum case name")
+            try expectSymbol("=")
+            let value = try parseExpression()
+            cases.append(.init(name: caseName, value: value, location: location(of: caseToken)))
+            if current.isSymbol(",") || current.isSymbol(";") { advance() }
+        }
+        advance()
+        return EnumSyntax(name: name, location: location(of: nameToken), baseType: base, cases: cases, attributes: attributes)
+    }
+
+    private mutating func parseField() throws(Failure) -> FieldSyntax {
+        let nameToken = current
+        let name = try expectIdentifier("a field name")
+        try expectSymbol(":")
+        let type = try parseType()
+        var expected: ExpressionSyntax?
+        if current.isSymbol("==") {
+            advance()
+            expected = try parseExpression()
+        }
+        var condition: ExpressionSyntax?
+        if current.isKeyword("if") {
+            advance()
+            condition = try parseExpression()
+        }
+        let attributes = try parseAttributes()
+        if current.isSymbol(",") || current.isSymbol(";") { advance() }
+        return FieldSyntax(name: name, location: location(of: nameToken), type: type, expectedValue: expected,
+                           condition: condition, attributes: attributes)
+    }
+
+    private mutating func parseAttributes() throws(Failure) -> [AttributeSyntax] {
+        var attributes: [AttributeSyntax] = []
+        while current.isSymbol("@") {
+            let at = current
+            advance()
+            let name = try expectIdentifier("an attribute name after '@'")
+            var arguments: [AttributeSyntax.Argument] = []
+            if current.isSymbol("("), current.line == previous.line {
+                advance()
+                while !current.isSymbol(")") {
+                    if case .string(let text) = current.kind {
+                        arguments.append(.string(text, location(of: current)))
+                        advance()
+                    } else {
+                        arguments.append(.expression(try parseExpression()))
+                    }
+                    if current.isSymbol(",") { advance() } else if !current.isSymbol(")") {
+                        throw fail("expected ',' or ')' in the arguments of '@\(name)'")
+                    }
+                }
+                advance()
+            }
+            attributes.append(AttributeSyntax(name: name, arguments: arguments, location: location(of: at)))
+        }
+        return attributes
+    }
+
+    // MARK: - Types
+
+    private mutating func parseType() throws(Failure) -> TypeSyntax {
+        try enterNesting()
+        defer { depth -= 1 }
+        let start = current
+        if start.isKeyword("switch") {
+            advance()
+            return try parseSwitch(location: location(of: start))
+        }
+        let name = try expectIdentifier("a type")
+        var type = TypeSyntax.named(name, location(of: start))
+        while current.isSymbol("[") {
+            let bracket = current
+            advance()
+            let extent: TypeSyntax.Extent
+            if current.isSymbol("..") {
+                extent = .rest(location(of: current))
+                advance()
+            } else if current.isKeyword("until") {
+                advance()
+                extent = .until(try parseExpression())
+            } else {
+                extent = .expression(try parseExpression())
+            }
+            try expectSymbol("]")
+            type = .subscripted(type, extent, location(of: bracket))
+        }
+        return type
+    }
+
+    private mutating func parseSwitch(location switchLocation: SchemaLocation) throws(Failure) -> TypeSyntax {
+        var subject: ExpressionSyntax?
+        if !current.isSymbol("{") { subject = try parseExpression() }
+        try expectSymbol("{")
+        var cases: [TypeSyntax.SwitchCase] = []
+        while !current.isSymbol("}") {
+            if current.isEOF { throw fail("expected '}' to close the switch") }
+            let caseToken = current
+            var patterns: [ExpressionSyntax] = []
+            if current.isSymbol("_") {
+                advance()
+            } else {
+                patterns.append(try parseExpression())
+                while current.isSymbol(",") {
+                    advance()
+                    patterns.append(try parseExpression())
+                }
+            }
+            try expectSymbol("=>")
+            let type = try parseType()
+            cases.append(.init(patterns: patterns, type: type, location: location(of: caseToken)))
+            if current.isSymbol(",") || current.isSymbol(";") { advance() }
+        }
+        advance()
+        return .switchOn(subject, cases, switchLocation)
+    }
+
+    // MARK: - Expressions (Swift precedence: shifts > multiplicative and & > additive, | and ^ > comparison)
+
+    private mutating func parseExpression() throws(Failure) -> ExpressionSyntax {
+        try enterNesting()
+        defer { depth -= 1 }
+        let condition = try parseBinary(level: 0)
+        if current.isSymbol("?") {
+            let question = current
+            advance()
+            let whenTrue = try parseExpression()
+            try expectSymbol(":")
+            let whenFalse = try parseExpression()
+            return .conditional(condition, whenTrue, whenFalse, location(of: question))
+        }
+        return condition
+    }
+
+    private static let precedence: [[String]] = [
+        ["||"], ["&&"], ["==", "!=", "<", "<=", ">", ">="], ["+", "-", "|", "^"], ["*", "/", "%", "&"], ["<<", ">>"],
+    ]
+
+    private mutating func parseBinary(level: Int) throws(Failure) -> ExpressionSyntax {
+        guard level < Self.precedence.count else { return try parseUnary() }
+        var left = try parseBinary(level: level + 1)
+        while case .symbol(let symbol) = current.kind, Self.precedence[level].contains(symbol) {
+            let operatorToken = current
+            advance()
+            let right = try parseBinary(level: level + 1)
+            left = .binary(symbol, left, right, location(of: operatorToken))
+            // Comparisons do not chain: `a < b < c` is a mistake, not a range test.
+            if level == 2 { break }
+        }
+        return left
+    }
+
+    private mutating func parseUnary() throws(Failure) -> ExpressionSyntax {
+        if case .symbol(let symbol) = current.kind, ["-", "!", "~"].contains(symbol) {
+            let operatorToken = current
+            advance()
+            try enterNesting()
+            defer { depth -= 1 }
+            return .unary(symbol, try parseUnary(), location(of: operatorToken))
+        }
+        return try parsePostfix()
+    }
+
+    private mutating func parsePostfix() throws(Failure) -> ExpressionSyntax {
+        var expression = try parsePrimary()
+        while current.isSymbol(".") {
+            let dot = current
+            advance()
+            let member = try expectIdentifier("a field name after '.'")
+            expression = .member(expression, member, location(of: dot))
+        }
+        return expression
+    }
+
+    private mutating func parsePrimary() throws(Failure) -> ExpressionSyntax {
+        let token = current
+        switch token.kind {
+        case .integer(let value):
+            advance()
+            return .integer(value, location(of: token))
+        case .identifier(let name):
+            advance()
+            if name == "true" { return .boolean(true, location(of: token)) }
+            if name == "false" { return .boolean(false, location(of: token)) }
+            if current.isSymbol("(") {
+                advance()
+                var arguments: [ExpressionSyntax] = []
+                while !current.isSymbol(")") {
+                    arguments.append(try parseExpression())
+                    if current.isSymbol(",") { advance() } else if !current.isSymbol(")") {
+                        throw fail("expected ',' or ')' in the arguments of '\(name)'")
+                    }
+                }
+                advance()
+                return .call(name, arguments, location(of: token))
+            }
+            return .name(name, location(of: token))
+        case .symbol("."):
+            advance()
+            let name = try expectIdentifier("an enum case name after '.'")
+            return .enumCase(name, location(of: token))
+        case .symbol("("):
+            advance()
+            let inner = try parseExpression()
+            try expectSymbol(")")
+            return inner
+        default:
+            throw fail("expected an expression, found \(token.describedForError)")
+        }
+    }
+
+    // MARK: - Token handling
+
+    private var current: Token { tokens[min(position, tokens.count - 1)] }
+    private var previous: Token { tokens[max(0, min(position - 1, tokens.count - 1))] }
+
+    private mutating func advance() {
+        if position < tokens.count - 1 { position += 1 }
+    }
+
+    private mutating func enterNesting() throws(Failure) {
+        depth += 1
+        if depth > Self.depthLimit {
+            throw fail("nesting deeper than \(Self.depthLimit) levels")
+        }
+    }
+
+    private mutating func expectIdentifier(_ what: String) throws(Failure) -> String {
+        guard let name = current.identifier else { throw fail("expected \(what), found \(current.describedForError)") }
+        advance()
+        return name
+    }
+
+    private mutating func expectSymbol(_ symbol: String) throws(Failure) {
+        guard current.isSymbol(symbol) else { throw fail("expected '\(symbol)', found \(current.describedForError)") }
+        advance()
+    }
+
+    private func location(of token: Token) -> SchemaLocation {
+        SchemaLocation(path: source.path, line: token.line, column: token.column)
+    }
+
+    private mutating func fail(_ message: String, at token: Token? = nil) -> Failure {
+        let token = token ?? current
+        diagnostics.append(Diagnostic(kind: .syntax, message: message, location: location(of: token),
+                                      sourceLine: source.lineText(token.line)))
+        return Failure()
+    }
+
+    /// Skips to the next token that starts a field (`name:` at the start of a line) or closes the struct.
+    private mutating func recoverToField() {
+        let errorLine = current.line
+        while !current.isEOF {
+            if current.isSymbol("}") { return }
+            if current.line > errorLine, current.identifier != nil, position + 1 < tokens.count,
+               tokens[position + 1].isSymbol(":") {
+                return
+            }
+            advance()
+        }
+    }
+
+    /// Skips to the next top-level declaration keyword.
+    private mutating func recoverToDeclaration() {
+        while !current.isEOF {
+            if let word = current.identifier, ["struct", "enum", "typealias", "import", "endian", "bit_order"].contains(word),
+               position == 0 || previous.line < current.line {
+                return
+            }
+            if current.isSymbol("@"), previous.line < current.line { return }
+            advance()
+        }
+    }
+}
+
+extension Token {
+    var isEOF: Bool { kind == .endOfFile }
+}

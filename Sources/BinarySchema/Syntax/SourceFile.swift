@@ -1,0 +1,49 @@
+/// The text of one schema file and a way to map offsets to lines.
+public final class SourceFile: Sendable {
+    /// Path as given by the caller (used in messages).
+    public let path: String
+    /// Full text of the file.
+    public let text: String
+    let utf8: [UInt8]
+    let lineStarts: [Int]
+
+    /// Wraps `text` read from `path`.
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+        let utf8 = Array(text.utf8)
+        self.utf8 = utf8
+        var starts = [0]
+        for (index, byte) in utf8.enumerated() where byte == UInt8(ascii: "\n") {
+            starts.append(index + 1)
+        }
+        self.lineStarts = starts
+    }
+
+    /// The text of line `line` (1-based) without its newline.
+    public func lineText(_ line: Int) -> String {
+        guard line >= 1, line <= lineStarts.count else { return "" }
+        let start = lineStarts[line - 1]
+        var end = line < lineStarts.count ? lineStarts[line] : utf8.count
+        while end > start, utf8[end - 1] == UInt8(ascii: "\n") || utf8[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return String(decoding: utf8[start..<end], as: UTF8.self)
+    }
+}
+
+/// A position in a schema file: 1-based line and column (column counts UTF-8 bytes).
+public struct SchemaLocation: Sendable, Hashable, CustomStringConvertible {
+    /// Path of the file.
+    public let path: String
+    /// 1-based line.
+    public let line: Int
+    /// 1-based column.
+    public let column: Int
+
+    public init(path: String, line: Int, column: Int) {
+        self.path = path
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(path):\(line):\(column)" }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import BinarySchema
+
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Check and list schemas.",
+        subcommands: [Check.self, List.self]
+    )
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check schema files; list every error with file:line:column.",
+            discussion: """
+                Loads each file with the files it imports and checks them together. Exits 0 when \
+                they are clean, 1 after printing every error (syntax, unknown types and fields, \
+                use before definition, duplicate names, type mismatches, import cycles, structs \
+                that contain themselves).
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Schema files or directories.", valueName: "file"))
+        var files: [String]
+
+        func run() throws {
+            do {
+                let schema = try SchemaLoader.load(paths: files)
+                print("ok: \(schema.structs.count) structs, \(schema.enums.count) enums")
+            } catch {
+                printError(error.description)
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the structs that can be a --root, with their protocol names and link types."
+        )
+
+        @OptionGroup var schemas: SchemaOptions
+
+        func run() throws {
+            let schema = try schemas.load()
+            for structure in schema.structs.sorted(by: { $0.name < $1.name }) {
+                var line = structure.name
+                if let abbreviation = structure.protocolAbbreviation { line += "  (\(abbreviation))" }
+                if !structure.linkTypes.isEmpty {
+                    line += "  linktype \(structure.linkTypes.map(String.init).joined(separator: ", "))"
+                }
+                line += "  \(structure.location.path.split(separator: "/").last.map(String.init) ?? "")"
+                print(line)
+            }
+        }
+    }
+}

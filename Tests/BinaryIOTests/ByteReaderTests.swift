@@ -1,0 +1,104 @@
+import Testing
+@testable import BinaryIO
+
+@Suite struct ByteReaderTests {
+    @Test func readsIntegersOfEveryWidthInBothByteOrders() throws {
+        var reader = ByteReader([0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08])
+        #expect(try reader.readUInt(byteCount: 3, endianness: .big) == 0x010203)
+        #expect(try reader.readUInt(byteCount: 3, endianness: .little) == 0x060504)
+        #expect(try reader.readUInt(byteCount: 2, endianness: .big) == 0x0708)
+        var wide = ByteReader([0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88])
+        #expect(try wide.readUInt(byteCount: 8, endianness: .little) == 0x8877_6655_4433_2211)
+        var six = ByteReader([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE])
+        #expect(try six.readInt(byteCount: 6, endianness: .big) == -2)
+    }
+
+    @Test func readsBitFieldsAcrossByteBoundariesMostSignificantFirst() throws {
+        // IPv4: version 4, ihl 5, then flags 010 and a 13-bit fragment offset of 0x1234 & 0x1FFF.
+        var reader = ByteReader([0x45, 0x52, 0x34])
+        #expect(try reader.readBits(4, order: .msbFirst) == 4)
+        #expect(try reader.readBits(4, order: .msbFirst) == 5)
+        #expect(try reader.readBits(3, order: .msbFirst) == 0b010)
+        #expect(try reader.readBits(13, order: .msbFirst) == 0x1234)
+        #expect(reader.isAligned)
+    }
+
+    @Test func readsBitFieldsLeastSignificantFirst() throws {
+        var reader = ByteReader([0b1010_0110, 0b0000_0011])
+        #expect(try reader.readBits(3, order: .lsbFirst) == 0b110)
+        #expect(try reader.readBits(7, order: .lsbFirst) == 0b11_10100)
+        #expect(try reader.readBits(6, order: .lsbFirst) == 0)
+    }
+
+    @Test func reportsPrematureEndWithOffsetNeededAndAvailable() {
+        var reader = ByteReader([1, 2, 3])
+        _ = try? reader.readBytes(1)
+        #expect(throws: ByteReadError.prematureEnd(offset: 1, needed: 4, available: 2)) {
+            try reader.readUInt(byteCount: 4, endianness: .big)
+        }
+        var bits = ByteReader([0xFF])
+        _ = try? bits.readBits(6, order: .msbFirst)
+        #expect(throws: ByteReadError.prematureEnd(offset: 0, needed: 2, available: 1)) {
+            try bits.readBits(4, order: .msbFirst)
+        }
+    }
+
+    @Test func respectsTheScopeLimit() {
+        var reader = ByteReader([1, 2, 3, 4])
+        reader.limit = 2
+        #expect(throws: ByteReadError.prematureEnd(offset: 0, needed: 3, available: 2)) { try reader.readBytes(3) }
+    }
+
+    @Test func rejectsByteReadsInsideAByte() {
+        var reader = ByteReader([0xAB, 0xCD])
+        _ = try? reader.readBits(4, order: .msbFirst)
+        #expect(throws: ByteReadError.misaligned(offset: 0, bitOffset: 4)) { try reader.readBytes(1) }
+    }
+
+    @Test func decodesVarintsAndZigZag() throws {
+        var reader = ByteReader([0xAC, 0x02, 0x03, 0x01, 0x7F])
+        #expect(try reader.readVarint() == 300)
+        #expect(try reader.readZigZag() == -2)
+        #expect(try reader.readZigZag() == -1)
+        #expect(try reader.readZigZag() == -64)
+        var maximum = ByteReader([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01])
+        #expect(try maximum.readVarint() == UInt64.max)
+    }
+
+    @Test func rejectsVarintsBeyondSixtyFourBits() {
+        var tooLong = ByteReader(Array(repeating: 0x80, count: 11) + [0x00])
+        #expect(throws: ByteReadError.varintOverflow(offset: 0)) { try tooLong.readVarint() }
+        var tooBig = ByteReader([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02])
+        #expect(throws: ByteReadError.varintOverflow(offset: 0)) { try tooBig.readVarint() }
+        var unterminated = ByteReader([0x80, 0x80])
+        #expect(throws: ByteReadError.prematureEnd(offset: 0, needed: 3, available: 2)) { try unterminated.readVarint() }
+    }
+
+    @Test(arguments: [
+        ([0xC3, 0x28], 0),               // bad continuation
+        ([0x41, 0xC0, 0x80], 1),         // overlong two-byte form
+        ([0xED, 0xA0, 0x80], 0),         // UTF-16 surrogate
+        ([0xF4, 0x90, 0x80, 0x80], 0),   // above U+10FFFF
+        ([0x61, 0x62, 0xE2, 0x82], 2),   // truncated sequence
+        ([0xFF], 0),
+    ] as [([UInt8], Int)])
+    func findsTheFirstInvalidUTF8Byte(bytes: [UInt8], offset: Int) {
+        #expect(ByteReader.firstInvalidUTF8(bytes, in: 0..<bytes.count) == offset)
+        var reader = ByteReader(bytes)
+        #expect(throws: ByteReadError.invalidUTF8(offset: offset)) { try reader.readUTF8(bytes.count) }
+    }
+
+    @Test func acceptsValidUTF8() throws {
+        let text = Array("héllo, 世界 🌍".utf8)
+        var reader = ByteReader(text)
+        #expect(try reader.readUTF8(text.count) == 0..<text.count)
+    }
+
+    @Test func readsNulTerminatedStrings() throws {
+        var reader = ByteReader(Array("abc".utf8) + [0, 0x64])
+        #expect(try reader.readCString() == 0..<3)
+        #expect(reader.offset == 4)
+        var unterminated = ByteReader(Array("abc".utf8))
+        #expect(throws: ByteReadError.missingTerminator(offset: 0, scanned: 3)) { try unterminated.readCString() }
+    }
+}

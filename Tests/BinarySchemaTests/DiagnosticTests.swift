@@ -1,0 +1,143 @@
+import BinarySchema
+import Foundation
+import Testing
+
+/// Every kind of schema error is reported with file:line:column, the line and a caret.
+@Suite struct DiagnosticTests {
+    private func only(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> Diagnostic? {
+        let found = diagnostics(text)
+        #expect(found.count == 1, "expected one diagnostic, got \(found.map(\.description))", sourceLocation: sourceLocation)
+        return found.first
+    }
+
+    @Test func syntaxErrorPointsAtTheToken() throws {
+        let diagnostic = try #require(only("struct Main {\n  a u8\n}"))
+        #expect(diagnostic.kind == .syntax)
+        #expect(diagnostic.location.line == 2 && diagnostic.location.column == 5)
+        #expect(diagnostic.description == "test.schema:2:5: error: expected ':', found 'u8'\n  a u8\n    ^")
+    }
+
+    @Test func unknownType() throws {
+        let diagnostic = try #require(only("struct Main {\n  a: u8\n  b: Mystery\n}"))
+        #expect(diagnostic.kind == .unknownType)
+        #expect(diagnostic.message == "unknown type 'Mystery'")
+        #expect((diagnostic.location.line, diagnostic.location.column) == (3, 6))
+    }
+
+    @Test func invalidIntegerWidths() {
+        let found = diagnostics("struct Main { a: u65  b: u12le  c: f16 }")
+        #expect(found.map(\.kind) == [.unknownType, .unknownType, .unknownType])
+    }
+
+    @Test func unknownField() throws {
+        let diagnostic = try #require(only("struct Main {\n  a: u8\n  b: bytes[c]\n}"))
+        #expect(diagnostic.kind == .unknownField)
+        #expect((diagnostic.location.line, diagnostic.location.column) == (3, 12))
+    }
+
+    @Test func useBeforeDefinition() throws {
+        let diagnostic = try #require(only("struct Main {\n  data: bytes[length]\n  length: u8\n}"))
+        #expect(diagnostic.kind == .useBeforeDefinition)
+        #expect(diagnostic.message == "field 'length' is used before its definition in 'Main'")
+        #expect((diagnostic.location.line, diagnostic.location.column) == (2, 15))
+    }
+
+    @Test func duplicateNames() {
+        let found = diagnostics("""
+            struct Main { a: u8  a: u16 }
+            struct Main { b: u8 }
+            enum Color: u8 { red = 1, red = 2 }
+            """)
+        #expect(found.map(\.kind) == [.duplicateName, .duplicateName, .duplicateName])
+        #expect(found.map(\.location.line) == [1, 2, 3])
+    }
+
+    @Test func typeMismatches() {
+        let found = diagnostics("""
+            enum Color: u8 { red = 1 }
+            struct Main {
+              name: cstring
+              color: Color
+              a: bytes[name]
+              b: u8 if 3
+              c: u8 if color == 2 + true
+              d: bytes[..] @size(color == .blue)
+            }
+            """)
+        #expect(found.map(\.kind).filter { $0 == .typeMismatch }.count >= 3)
+        #expect(found.contains { $0.kind == .unknownField && $0.message.contains("no case 'blue'") })
+        #expect(found.map(\.location.line).allSatisfy { (5...8).contains($0) })
+    }
+
+    @Test func importCycle() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dissect-cycle-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "import \"b.schema\"\nstruct A { x: u8 }".write(to: directory.appendingPathComponent("a.schema"), atomically: true, encoding: .utf8)
+        try "\nimport \"a.schema\"\nstruct B { y: u8 }".write(to: directory.appendingPathComponent("b.schema"), atomically: true, encoding: .utf8)
+        do {
+            _ = try SchemaLoader.load(paths: [directory.appendingPathComponent("a.schema").path])
+            Issue.record("an import cycle must fail")
+        } catch {
+            let cycle = try #require(error.diagnostics.first { $0.kind == .importCycle })
+            #expect(cycle.message == "import cycle: a.schema → b.schema → a.schema")
+            #expect(cycle.location.path.hasSuffix("b.schema") && cycle.location.line == 2 && cycle.location.column == 1)
+        }
+    }
+
+    @Test func missingImport() throws {
+        let diagnostic = try #require(only("import \"nowhere.schema\"\nstruct Main { a: u8 }"))
+        #expect(diagnostic.kind == .importNotFound)
+    }
+
+    @Test func typeNotVisibleWithoutImport() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dissect-vis-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "struct A { x: u8 }".write(to: directory.appendingPathComponent("a.schema"), atomically: true, encoding: .utf8)
+        try "struct B { y: A }".write(to: directory.appendingPathComponent("b.schema"), atomically: true, encoding: .utf8)
+        do {
+            _ = try SchemaLoader.load(paths: [directory.path])
+            Issue.record("a type from a file that is not imported must not resolve")
+        } catch {
+            #expect(error.diagnostics.count == 1)
+            #expect(error.diagnostics.first?.message.contains("which this file does not import") == true)
+        }
+    }
+
+    @Test func structThatContainsItselfWithNoWayToEnd() throws {
+        let diagnostic = try #require(only("struct A { b: B }\nstruct B { a: A }"))
+        #expect(diagnostic.kind == .infiniteRecursion)
+        #expect(diagnostic.message.contains("A → B → A"))
+        // Recursion through a switch, a condition or an array can end, so it is allowed.
+        #expect(throws: Never.self) {
+            try SchemaLoader.load(text: "struct A { n: u8  next: A if n != 0 }\nstruct B { k: u8  v: switch k { 1 => B  _ => u8 } }")
+        }
+    }
+
+    @Test func byteFieldInsideAByteIsMisaligned() throws {
+        let diagnostic = try #require(only("struct Main { a: u4  b: bytes[2] }"))
+        #expect(diagnostic.kind == .misaligned)
+    }
+
+    @Test func reportsEveryErrorOfTheFileNotOnlyTheFirst() {
+        let found = diagnostics("""
+            struct Main {
+              a u8
+              b: Nothing
+              c: bytes[zzz]
+            }
+            struct Other {
+              x: : u8
+              y: u8
+              y: u16
+            }
+            """)
+        #expect(found.map(\.location.line) == [2, 3, 4, 7, 9])
+    }
+
+    @Test func attributeErrors() {
+        let found = diagnostics("@protocol struct Main { a: u8 @bogus  b: u8 @display(\"{} {}\", b) }")
+        #expect(found.count == 3)
+    }
+}

@@ -1,0 +1,84 @@
+import BinarySchema
+import Dissector
+import Foundation
+import Testing
+
+/// The repository root, found from this file's path.
+let repositoryRoot: URL = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<4 { url.deleteLastPathComponent() }
+    return url
+}()
+
+/// The bundled schemas, loaded once.
+let bundledSchema: Schema = {
+    do {
+        return try SchemaLoader.load(paths: [repositoryRoot.appendingPathComponent("Schemas").path])
+    } catch {
+        fatalError("bundled schemas do not load:\n\(error)")
+    }
+}()
+
+/// Checks `text` as a schema and dissects `bytes` from struct `root`.
+func dissect(_ text: String, _ bytes: [UInt8], root: String = "Main") throws -> Dissection {
+    let schema = try SchemaLoader.load(text: text)
+    let rootStruct = try #require(schema.structType(named: root))
+    var interpreter = Interpreter(schema: schema)
+    return interpreter.dissect(bytes, root: rootStruct)
+}
+
+/// The diagnostics for schema text that must fail to check.
+func diagnostics(_ text: String, path: String = "test.schema") -> [Diagnostic] {
+    do {
+        _ = try SchemaLoader.load(text: text, path: path)
+        Issue.record("expected the schema to fail to check")
+        return []
+    } catch {
+        return error.diagnostics
+    }
+}
+
+extension Dissection {
+    /// The node at `path`, failing the test if there is none.
+    func at(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> FieldNode {
+        let index = try #require(node(at: path), "no field \(path)", sourceLocation: sourceLocation)
+        return nodes[index]
+    }
+
+    /// The integer at `path`.
+    func int(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int64 {
+        let index = try #require(node(at: path), "no field \(path)", sourceLocation: sourceLocation)
+        return try #require(integer(of: index), "\(path) has no integer value", sourceLocation: sourceLocation)
+    }
+
+    /// The display text at `path`.
+    func display(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let index = try #require(node(at: path), "no field \(path)", sourceLocation: sourceLocation)
+        return ValueFormatter.displayText(self, index)
+    }
+}
+
+/// Frames of a classic little-endian pcap file: its link type and each frame's bytes.
+struct PcapFile {
+    let linkType: Int
+    let frames: [[UInt8]]
+
+    init(contentsOf url: URL) throws {
+        let data = [UInt8](try Data(contentsOf: url))
+        func u32(_ offset: Int) -> Int {
+            Int(data[offset]) | Int(data[offset + 1]) << 8 | Int(data[offset + 2]) << 16 | Int(data[offset + 3]) << 24
+        }
+        try #require(data.count >= 24 && u32(0) == 0xA1B2_C3D4, "\(url.lastPathComponent) is not a little-endian pcap")
+        linkType = u32(20)
+        var frames: [[UInt8]] = []
+        var offset = 24
+        while offset + 16 <= data.count {
+            let captured = u32(offset + 8)
+            let start = offset + 16
+            try #require(start + captured <= data.count, "truncated record in \(url.lastPathComponent)")
+            frames.append(Array(data[start..<(start + captured)]))
+            offset = start + captured
+        }
+        self.frames = frames
+    }
+}

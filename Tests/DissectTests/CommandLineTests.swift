@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// End-to-end: runs the built `dissect` binary as a user would.
+@Suite struct CommandLineTests {
+    static let repositoryRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    /// The `dissect` binary next to the test bundle.
+    static var executable: URL {
+        var directory = Bundle.main.bundleURL
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("dissect").path),
+              directory.pathComponents.count > 1 {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("dissect")
+    }
+
+    struct Run {
+        let status: Int32
+        let output: String
+        let error: String
+    }
+
+    func run(_ arguments: [String], input: String? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.repositoryRoot
+        let output = Pipe()
+        let error = Pipe()
+        let standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = standardInput
+        try process.run()
+        if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
+        try standardInput.fileHandleForWriting.close()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                   error: String(decoding: errorData, as: UTF8.self))
+    }
+
+    @Test func schemaCheckPassesTheBundledSchemas() throws {
+        let result = try run(["schema", "check", "Schemas"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("ok: "))
+    }
+
+    @Test func schemaCheckListsEveryErrorAndExitsOne() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).schema")
+        try "struct Main {\n  a: Nope\n  b: bytes[zz]\n}\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try run(["schema", "check", file.path])
+        #expect(result.status == 1)
+        #expect(result.error.contains("\(file.path):2:6: error: unknown type 'Nope'"))
+        #expect(result.error.contains("\(file.path):3:12: error: unknown field 'zz'"))
+        #expect(result.error.contains("    a: Nope\n") || result.error.contains("  a: Nope\n     ^"))
+        #expect(result.error.contains("2 errors"))
+    }
+
+    @Test func hexDissectsAFrameFromArgumentsOrStandardInput() throws {
+        let sample = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("Corpus/samples/tcp-syn.hex"), encoding: .utf8)
+        let fromInput = try run(["hex", "--root", "Ethernet"], input: sample)
+        #expect(fromInput.status == 0)
+        #expect(fromInput.output.contains("0022    2       tcp.src_port"))
+        #expect(fromInput.output.contains("tcp.options[0].kind             mss (2)"))
+        let fromArguments = try run(["hex", "--root", "Ethernet"] + sample.split(whereSeparator: \.isWhitespace).map(String.init))
+        #expect(fromArguments.output == fromInput.output)
+    }
+
+    @Test func hexMarksTheErrorOfATruncatedFrame() throws {
+        let result = try run(["hex", "ffffffffffff 001122334455 0800 4500 0028 1234 4000 4006 0000 0a00"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("✗ premature end of data: ip.src needs 4 bytes at offset 26, 2 available"))
+    }
+
+    @Test func hexRejectsBadInputAndUnknownRoots() throws {
+        let badHex = try run(["hex", "zz"])
+        #expect(badHex.status != 0)
+        #expect(badHex.error.contains("'z' at line 1, column 1 is not a hex digit"))
+        let badRoot = try run(["hex", "--root", "Nope", "00"])
+        #expect(badRoot.status != 0)
+        #expect(badRoot.error.contains("no struct named 'Nope'"))
+    }
+}

@@ -1,0 +1,69 @@
+"""Builds captures of link types loopback cannot produce, from real captured IP packets.
+
+Each output wraps the IP packets of Corpus/captures/{icmp,dns,tcp}.pcap in another
+encapsulation, so the inner bytes stay real traffic.
+"""
+import struct
+import sys
+
+from scapy.all import Dot1Q, Ether, IPv6, IPv6ExtHdrDestOpt, IPv6ExtHdrFragment, IPv6ExtHdrHopByHop, ICMPv6EchoRequest
+
+captures = sys.argv[1]
+
+
+def read_pcap(path):
+    """(seconds, microseconds, frame bytes) of each record of a little-endian microsecond pcap file."""
+    with open(path, "rb") as file:
+        data = file.read()
+    magic, = struct.unpack_from("<I", data, 0)
+    assert magic == 0xA1B2C3D4, f"{path}: expected a little-endian microsecond pcap"
+    records, offset = [], 24
+    while offset + 16 <= len(data):
+        seconds, micros, captured, _ = struct.unpack_from("<IIII", data, offset)
+        records.append(((seconds, micros), data[offset + 16:offset + 16 + captured]))
+        offset += 16 + captured
+    return records
+
+
+def ip_packets(name):
+    """The IP layer bytes (after the 14-byte Ethernet header) of each frame of a capture."""
+    return [(time, frame[14:]) for time, frame in read_pcap(f"{captures}/{name}.pcap")]
+
+
+def write(name, linktype, frames):
+    with open(f"{captures}/{name}.pcap", "wb") as file:
+        file.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, linktype))
+        for (seconds, micros), frame in frames:
+            file.write(struct.pack("<IIII", seconds, micros, len(frame), len(frame)) + frame)
+
+
+ipv4 = ip_packets("icmp")[:2] + ip_packets("dns")[:2]
+ipv6 = ip_packets("icmp")[4:6]
+
+# DLT_NULL: the address family in little-endian host order (AF_INET 2, macOS AF_INET6 30).
+write("null", 0, [(t, struct.pack("<I", 2) + p) for t, p in ipv4] + [(t, struct.pack("<I", 30) + p) for t, p in ipv6])
+# DLT_LOOP: the family in network byte order (BSD AF_INET6 24).
+write("loop", 108, [(t, struct.pack(">I", 2) + p) for t, p in ipv4] + [(t, struct.pack(">I", 24) + p) for t, p in ipv6])
+# LINKTYPE_RAW: bare IP packets, version from the first nibble.
+write("raw", 101, ipv4 + ipv6)
+
+# 802.1Q and QinQ tags in front of real frames' IP packets.
+tagged = []
+for t, p in ip_packets("tcp")[:3]:
+    tagged.append((t, bytes(Ether(dst="02:00:00:00:00:02", src="02:00:00:00:00:01", type=0x8100)
+                            / Dot1Q(prio=5, id=0, vlan=100, type=0x0800)) + p))
+for t, p in ip_packets("dns")[:2]:
+    tagged.append((t, bytes(Ether(dst="02:00:00:00:00:02", src="02:00:00:00:00:01", type=0x88A8)
+                            / Dot1Q(prio=0, vlan=200, type=0x8100) / Dot1Q(prio=3, vlan=300, type=0x0800)) + p))
+write("vlan", 1, tagged)
+
+# IPv6 with hop-by-hop, destination-options and fragment headers before an ICMPv6 echo.
+ext = []
+for t, p in ipv6[:1]:
+    original = IPv6(p)
+    echo = original[ICMPv6EchoRequest]
+    packet = (IPv6(src=original.src, dst=original.dst, hlim=64)
+              / IPv6ExtHdrHopByHop() / IPv6ExtHdrDestOpt() / IPv6ExtHdrFragment(id=0x1234, m=0, offset=0)
+              / echo)
+    ext.append((t, bytes(Ether(dst="00:00:00:00:00:00", src="00:00:00:00:00:00", type=0x86DD)) + bytes(packet)))
+write("ipv6-ext", 1, ext)
