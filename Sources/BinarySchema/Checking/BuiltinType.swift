@@ -60,11 +60,6 @@ enum BuiltinType {
         }
     }
 
-    var impliedDisplay: DisplayHint {
-        if case .address(_, let display) = self { return display }
-        return .automatic
-    }
-
     var problem: String? {
         if case .invalid(let message) = self { return message }
         return nil
@@ -79,8 +74,7 @@ enum BuiltinType {
         case .varint: return .varint(zigzag: false)
         case .zigzag: return .varint(zigzag: true)
         case .cString: return .cString
-        case .address(let count, _):
-            return .bytes(.expression(Program(operations: [.constant(Int64(count))], references: [], text: String(count), stackDepth: 1)))
+        case .address(let count, let display): return .address(byteCount: count, display: display)
         case .dnsName: return .dnsName
         case .invalid: return nil
         }

@@ -270,9 +270,7 @@ struct Checker {
             }
         }
 
-        var impliedDisplay = DisplayHint.automatic
-        let type = resolveType(syntax.type, scope: scope, impliedDisplay: &impliedDisplay)
-        if display == .automatic { display = impliedDisplay }
+        let type = resolveType(syntax.type, scope: scope)
         if size != nil, case .integer = type {
             report(.invalidValue, "@size applies to bytes, strings, arrays, structs and switches, not to an integer", at: syntax.location)
         }
@@ -358,11 +356,10 @@ struct Checker {
 
     // MARK: - Types
 
-    private mutating func resolveType(_ syntax: TypeSyntax, scope: Scope, impliedDisplay: inout DisplayHint) -> FieldType {
+    private mutating func resolveType(_ syntax: TypeSyntax, scope: Scope) -> FieldType {
         switch syntax {
         case .named(let name, let location):
             if let builtin = BuiltinType.parse(name) {
-                impliedDisplay = builtin.impliedDisplay
                 guard let type = builtin.resolved(defaults: defaults(of: scope.file)) else {
                     report(.unknownType, builtin.problem ?? "invalid type '\(name)'", at: location)
                     return .bytes(.rest)
@@ -383,7 +380,7 @@ struct Checker {
                         return .bytes(.rest)
                     }
                     defer { expandingAliases.remove(id) }
-                    return resolveType(aliasSyntax[id].syntax.type, scope: scope, impliedDisplay: &impliedDisplay)
+                    return resolveType(aliasSyntax[id].syntax.type, scope: scope)
                 }
             }
             if let hidden = declarations[name] {
@@ -394,7 +391,6 @@ struct Checker {
             }
             return .bytes(.rest)
         case .subscripted(let base, let extentSyntax, let location):
-            var elementDisplay = DisplayHint.automatic
             if case .named(let name, _) = base, name == "bytes" || name == "string" {
                 if case .until = extentSyntax {
                     report(.typeMismatch, "'until' applies to arrays; \(name) takes a length or '..'", at: location)
@@ -403,8 +399,7 @@ struct Checker {
                 let extent = resolveExtent(extentSyntax, scope: scope, element: nil)
                 return name == "bytes" ? .bytes(extent) : .string(extent)
             }
-            let element = resolveType(base, scope: scope, impliedDisplay: &elementDisplay)
-            impliedDisplay = elementDisplay
+            let element = resolveType(base, scope: scope)
             let extent = resolveExtent(extentSyntax, scope: scope, element: shallowType(base, file: scope.file))
             return .array(element: element, extent: extent)
         case .switchOn(let subjectSyntax, let caseSyntaxes, let location):
@@ -443,8 +438,7 @@ struct Checker {
         var defaultType: FieldType?
         var seenValues: Set<Int64> = []
         for caseSyntax in caseSyntaxes {
-            var display = DisplayHint.automatic
-            let type = resolveType(caseSyntax.type, scope: scope, impliedDisplay: &display)
+            let type = resolveType(caseSyntax.type, scope: scope)
             if caseSyntax.patterns.isEmpty {
                 if defaultType != nil { report(.duplicateName, "a switch has only one '_' case", at: caseSyntax.location) }
                 defaultType = type

@@ -46,6 +46,8 @@ public struct FieldNode: Sendable {
     public internal(set) var subtreeEnd: Int32
     /// Whether the value was read as a bit field rather than as whole bytes.
     public internal(set) var isBitField: Bool
+    /// The display its type implies (`mac`, `ipv4`, `ipv6`), which a field's own hint overrides.
+    public internal(set) var impliedDisplay: DisplayHint
     /// For structs: index of the frame holding its fields' node indices.
     var frame: Int32
 

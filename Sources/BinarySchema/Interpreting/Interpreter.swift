@@ -200,6 +200,12 @@ public struct Interpreter {
             }
             _ = begin
             return appendLeaf(fieldID, kind, parent, arrayIndex, start, isString ? .string(contentEnd: range.upperBound) : .bytes)
+        case .address(let byteCount, let display):
+            _ = try checkedExtent(Int64(byteCount), fieldID: fieldID, kind: .bytes, parent: parent, arrayIndex: arrayIndex)
+            _ = try read(fieldID, .bytes, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
+                try reader.readBytes(byteCount)
+            }
+            return appendLeaf(fieldID, .bytes, parent, arrayIndex, start, .bytes, display: display)
         case .cString:
             let range = try read(fieldID, .string, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
                 try reader.readCString()
@@ -391,16 +397,17 @@ public struct Interpreter {
                                      bitStart: Int) -> Int32 {
         let index = Int32(state.nodes.count)
         state.nodes.append(FieldNode(fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex, bitStart: bitStart,
-                                     bitEnd: bitStart, value: .none, subtreeEnd: index + 1, isBitField: false, frame: -1))
+                                     bitEnd: bitStart, value: .none, subtreeEnd: index + 1, isBitField: false, impliedDisplay: .automatic, frame: -1))
         return index
     }
 
     private mutating func appendLeaf(_ fieldID: Int32, _ kind: NodeKind, _ parent: Int32, _ arrayIndex: Int32,
-                                     _ bitStart: Int, _ value: FieldValue, bitField: Bool = false) -> Int32 {
+                                     _ bitStart: Int, _ value: FieldValue, bitField: Bool = false,
+                                     display: DisplayHint = .automatic) -> Int32 {
         let index = Int32(state.nodes.count)
         state.nodes.append(FieldNode(fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex, bitStart: bitStart,
                                      bitEnd: reader.bitPosition, value: value, subtreeEnd: index + 1,
-                                     isBitField: bitField, frame: -1))
+                                     isBitField: bitField, impliedDisplay: display, frame: -1))
         return index
     }
 
@@ -445,7 +452,7 @@ public struct Interpreter {
         let index = Int32(state.nodes.count)
         state.nodes.append(FieldNode(fieldID: fieldID, kind: nodeKind, parent: parent, arrayIndex: arrayIndex, bitStart: start,
                                      bitEnd: end, value: .none, subtreeEnd: index + 1, isBitField: start & 7 != 0,
-                                     frame: -1))
+                                     impliedDisplay: .automatic, frame: -1))
         return failure(at: index, kind)
     }
 
@@ -488,7 +495,7 @@ public struct Interpreter {
         case .dnsName: return .dnsName
         case .structure(let id): return .structure(structID: Int32(id))
         case .array: return .array
-        case .bytes, .switchOn: return .bytes
+        case .bytes, .address, .switchOn: return .bytes
         }
     }
 }

@@ -103,6 +103,8 @@ public indirect enum FieldType: Sendable {
     case boolean
     case varint(zigzag: Bool)
     case bytes(Extent)
+    /// A fixed number of bytes shown as an address (`mac`, `ipv4`, `ipv6`).
+    case address(byteCount: Int, display: DisplayHint)
     case string(Extent)
     case cString
     case enumeration(enumID: Int)

@@ -6,7 +6,8 @@ public enum ValueFormatter {
     /// The value as the schema's display hint shows it, without `@display` formatting.
     public static func valueText(_ dissection: Dissection, _ index: Int) -> String {
         let node = dissection.nodes[index]
-        let hint = dissection.field(of: index)?.display ?? .automatic
+        let fieldHint = dissection.field(of: index)?.display ?? .automatic
+        let hint = fieldHint == .automatic ? node.impliedDisplay : fieldHint
         switch node.kind {
         case .structure:
             return dissection.structType(of: index)?.name ?? ""
