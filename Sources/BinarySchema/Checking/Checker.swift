@@ -226,7 +226,7 @@ struct Checker {
 
         var scope = Scope(structID: id, structName: syntax.name, file: file,
                           allFieldNames: Set(syntax.fields.map(\.name)))
-        var fieldIDs: [Int] = []
+        var structFields: [Field] = []
         var bitPhase: Int? = 0
         for (slot, fieldSyntax) in syntax.fields.enumerated() {
             if scope.defined[fieldSyntax.name] != nil {
@@ -234,11 +234,11 @@ struct Checker {
                 continue
             }
             let field = checkField(fieldSyntax, slot: slot, scope: &scope, bitPhase: &bitPhase)
-            fieldIDs.append(field.id)
+            structFields.append(field)
             fields.append(field)
         }
         return StructType(id: id, name: syntax.name, protocolAbbreviation: protocolAbbreviation, linkTypes: linkTypes,
-                          isOffsetBase: isOffsetBase, fieldIDs: fieldIDs, location: syntax.location)
+                          isOffsetBase: isOffsetBase, fields: structFields, location: syntax.location)
     }
 
     private mutating func checkField(_ syntax: FieldSyntax, slot: Int, scope: inout Scope, bitPhase: inout Int?) -> Field {
@@ -337,7 +337,7 @@ struct Checker {
         let width: Int?
         switch type {
         case .integer(let integer): width = integer.bits
-        case .enumeration(let id): width = enums.indices.contains(id) ? enums[id].base.bits : nil
+        case .enumeration(_, let base): width = base.bits
         case .boolean: width = 8
         case .float(let bits, _): width = bits
         case .structure: width = nil
@@ -373,7 +373,7 @@ struct Checker {
             if let found = lookup(name, file: scope.file) {
                 switch found.declaration {
                 case .structure(let id): return .structure(structID: id)
-                case .enumeration(let id): return .enumeration(enumID: id)
+                case .enumeration(let id): return .enumeration(enumID: id, base: enums[id].base)
                 case .alias(let id):
                     guard expandingAliases.insert(id).inserted else {
                         report(.infiniteRecursion, "typealias '\(name)' refers to itself", at: location)
@@ -564,7 +564,7 @@ struct Checker {
         do {
             return try program.evaluate(in: &context)
         } catch {
-            report(.invalidValue, "constant expression fails: \(error.kind)", at: location)
+            report(.invalidValue, "constant expression fails: \(error)", at: location)
             return nil
         }
     }

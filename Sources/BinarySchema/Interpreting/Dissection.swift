@@ -83,38 +83,45 @@ struct DissectionState: Sendable {
         texts.removeAll(keepingCapacity: true)
     }
 
-    /// The node a reference names, seen from `frame` (the current struct) and `element` (for `it`).
-    func resolve(_ reference: FieldReference, frame: Int32, element: Int32) throws(EvaluationFailure) -> Int32 {
+    /// The node reference `index` of `plan` names, seen from `frame` (the current struct) and `element` (for `it`).
+    func resolve(_ index: Int32, plan: ExecutionPlan, frame: Int32, element: Int32) throws(EvaluationFailure) -> Int32 {
+        let reference = plan.references[index]
         var node: Int32
-        var remaining = reference.slots[...]
-        switch reference.base {
-        case .element:
-            guard element >= 0 else { throw .absentField(reference.text) }
+        var slotIndex = reference.slotStart
+        let slotEnd = reference.slotStart + reference.slotCount
+        if reference.isElement {
+            guard element >= 0 else { throw .absentField(plan.referenceTexts[Int(index)]) }
             node = element
-        case .enclosing(let levelsUp):
+        } else {
             var frameIndex = frame
-            for _ in 0..<levelsUp {
-                guard frameIndex >= 0, Int(frameIndex) < frames.count else { throw .noEnclosingStruct(reference.text) }
+            for _ in 0..<reference.levelsUp {
+                guard frameIndex >= 0, Int(frameIndex) < frames.count else {
+                    throw .noEnclosingStruct(plan.referenceTexts[Int(index)])
+                }
                 frameIndex = frames[Int(frameIndex)].parent
             }
-            guard frameIndex >= 0, Int(frameIndex) < frames.count, let first = remaining.first else {
-                throw .noEnclosingStruct(reference.text)
+            guard frameIndex >= 0, Int(frameIndex) < frames.count, slotIndex < slotEnd else {
+                throw .noEnclosingStruct(plan.referenceTexts[Int(index)])
             }
             let target = frames[Int(frameIndex)]
-            var slot = first
-            if levelsUp > 0 {
-                guard let parentSlot = reference.firstSlotByStruct[Int(target.structID)] else {
-                    throw .noEnclosingStruct(reference.text)
+            var slot = plan.referenceSlots[slotIndex]
+            if reference.levelsUp > 0 {
+                // `parent.x`: x's slot depends on which struct encloses this one.
+                slot = -1
+                for candidate in reference.parentSlotStart..<(reference.parentSlotStart + reference.parentSlotCount) {
+                    let entry = plan.parentSlots[candidate]
+                    if entry.structID == target.structID { slot = entry.slot }
                 }
-                slot = parentSlot
+                guard slot >= 0 else { throw .noEnclosingStruct(plan.referenceTexts[Int(index)]) }
             }
-            node = try slotNode(target, slot, reference.text)
-            remaining = remaining.dropFirst()
+            node = try slotNode(target, slot, plan.referenceTexts[Int(index)])
+            slotIndex += 1
         }
-        for slot in remaining {
+        while slotIndex < slotEnd {
             let frameIndex = nodes[Int(node)].frame
-            guard frameIndex >= 0, Int(frameIndex) < frames.count else { throw .absentField(reference.text) }
-            node = try slotNode(frames[Int(frameIndex)], slot, reference.text)
+            guard frameIndex >= 0, Int(frameIndex) < frames.count else { throw .absentField(plan.referenceTexts[Int(index)]) }
+            node = try slotNode(frames[Int(frameIndex)], plan.referenceSlots[slotIndex], plan.referenceTexts[Int(index)])
+            slotIndex += 1
         }
         return node
     }
@@ -132,7 +139,7 @@ struct DissectionState: Sendable {
     func integerValue(of node: Int32, _ text: @autoclosure () -> String) throws(EvaluationFailure) -> Int64 {
         switch nodes[Int(node)].value {
         case .unsigned(let value):
-            guard value <= UInt64(Int64.max) else { throw .valueTooLarge(text()) }
+            guard value <= UInt64(Int64.max) else { throw .overflow }
             return Int64(value)
         case .signed(let value): return value
         case .boolean(let value): return value ? 1 : 0
@@ -261,11 +268,12 @@ extension Dissection {
     /// The values of a field's `@display` arguments, evaluated where the field was read;
     /// nil when the field has no `@display` or an argument cannot be evaluated.
     public func displayArguments(of index: Int) -> [Int64]? {
-        guard let format = field(of: index)?.displayFormat else { return nil }
-        var context = DisplayContext(state: state, frame: enclosingFrame(of: index), bytes: bytes.count)
+        let fieldID = Int(state.nodes[index].fieldID)
+        guard let programs = schema.plan.displayArguments[fieldID] else { return nil }
+        var context = DisplayContext(state: state, plan: schema.plan, frame: enclosingFrame(of: index))
         var values: [Int64] = []
-        for program in format.arguments {
-            guard let value = try? program.evaluate(in: &context) else { return nil }
+        for program in programs {
+            guard let value = try? Evaluator.run(schema.plan.operations(of: program), in: &context) else { return nil }
             values.append(value)
         }
         return values
@@ -286,8 +294,8 @@ extension Dissection {
 /// Evaluates `@display` arguments after the walk, against the recorded frames.
 private struct DisplayContext: EvaluationContext {
     let state: DissectionState
+    let plan: ExecutionPlan
     let frame: Int32
-    let bytes: Int
 
     func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
         guard frame >= 0, Int(frame) < state.frames.count else { throw .noEnclosingStruct("field") }
@@ -295,15 +303,15 @@ private struct DisplayContext: EvaluationContext {
         return try state.integerValue(of: node, "field")
     }
 
-    func load(_ reference: FieldReference) throws(EvaluationFailure) -> Int64 {
-        try state.integerValue(of: try state.resolve(reference, frame: frame, element: -1), reference.text)
+    func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
+        try state.integerValue(of: try state.resolve(reference, plan: plan, frame: frame, element: -1), "field")
     }
 
-    func length(_ reference: FieldReference) throws(EvaluationFailure) -> Int64 {
-        state.length(of: try state.resolve(reference, frame: frame, element: -1))
+    func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
+        state.length(of: try state.resolve(reference, plan: plan, frame: frame, element: -1))
     }
 
     var remainingBytes: Int64 { 0 }
     var currentOffset: Int64 { 0 }
-    func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable("peek") }
+    func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
 }

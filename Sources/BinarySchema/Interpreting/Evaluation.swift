@@ -1,23 +1,22 @@
-/// Why evaluating an expression failed.
+/// Why evaluating an expression failed; the caller adds which expression and field.
 enum EvaluationFailure: Error, Sendable {
-    case overflow(String)
-    case divisionByZero(String)
+    case overflow
+    case divisionByZero
     case absentField(String)
     case noEnclosingStruct(String)
-    case valueTooLarge(String)
-    case notAvailable(String)
     /// `peek(n)` past the end of the scope.
     case beyondData(needed: Int64, available: Int64)
+    /// The context has no fields to read (constant expressions).
+    case notAvailable
 
-    var kind: DissectionError.Kind {
+    func kind(expression: String) -> DissectionError.Kind {
         switch self {
-        case .overflow(let text): return .arithmeticOverflow(expression: text)
-        case .divisionByZero(let text): return .divisionByZero(expression: text)
-        case .absentField(let text): return .absentField(text)
-        case .noEnclosingStruct(let text): return .noEnclosingStruct(text)
-        case .valueTooLarge(let text): return .arithmeticOverflow(expression: text)
-        case .notAvailable(let text): return .absentField(text)
+        case .overflow: return .arithmeticOverflow(expression: expression)
+        case .divisionByZero: return .divisionByZero(expression: expression)
+        case .absentField(let name): return .absentField(name)
+        case .noEnclosingStruct(let name): return .noEnclosingStruct(name)
         case .beyondData(let needed, let available): return .exceedsScope(needed: needed, available: Int(clamping: available))
+        case .notAvailable: return .absentField(expression)
         }
     }
 }
@@ -25,26 +24,31 @@ enum EvaluationFailure: Error, Sendable {
 /// What a program needs from its surroundings: field values, lengths and the cursor.
 protocol EvaluationContext {
     mutating func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64
-    mutating func load(_ reference: FieldReference) throws(EvaluationFailure) -> Int64
-    mutating func length(_ reference: FieldReference) throws(EvaluationFailure) -> Int64
+    /// `reference` indexes the references of the operations being run.
+    mutating func load(_ reference: Int32) throws(EvaluationFailure) -> Int64
+    mutating func length(_ reference: Int32) throws(EvaluationFailure) -> Int64
     var remainingBytes: Int64 { get }
-    func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64
     var currentOffset: Int64 { get }
+    func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64
 }
 
 /// The context of constant expressions in declarations: nothing to read.
 struct ConstantContext: EvaluationContext {
-    func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable("field") }
-    func load(_ reference: FieldReference) throws(EvaluationFailure) -> Int64 { throw .notAvailable(reference.text) }
-    func length(_ reference: FieldReference) throws(EvaluationFailure) -> Int64 { throw .notAvailable(reference.text) }
+    func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
+    func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
+    func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
     var remainingBytes: Int64 { 0 }
-    func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable("peek") }
     var currentOffset: Int64 { 0 }
+    func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
 }
 
-extension Program {
-    /// Runs the program in overflow-checked 64-bit arithmetic.
-    func evaluate<Context: EvaluationContext>(in context: inout Context) throws(EvaluationFailure) -> Int64 {
+/// Runs compiled operations in overflow-checked 64-bit arithmetic.
+enum Evaluator {
+    static let stackSize = 32
+
+    @inline(__always)
+    static func run<Context: EvaluationContext>(_ operations: UnsafeBufferPointer<Program.Operation>,
+                                               in context: inout Context) throws(EvaluationFailure) -> Int64 {
         if operations.count == 1 {
             switch operations[0] {
             case .constant(let value): return value
@@ -52,57 +56,68 @@ extension Program {
             default: break
             }
         }
+        return try runStack(operations, in: &context)
+    }
+
+    static func runStack<Context: EvaluationContext>(_ operations: UnsafeBufferPointer<Program.Operation>,
+                                                    in context: inout Context) throws(EvaluationFailure) -> Int64 {
         var stack = InlineArray<32, Int64>(repeating: 0)
         var top = 0
         var index = 0
         let count = operations.count
-        func push(_ value: Int64) throws(EvaluationFailure) {
-            guard top < 32 else { throw .overflow(text) }
-            stack[top] = value
-            top += 1
-        }
-        func pop() throws(EvaluationFailure) -> Int64 {
-            guard top > 0 else { throw .overflow(text) }
-            top -= 1
-            return stack[top]
-        }
         while index < count {
             let operation = operations[index]
             index += 1
+            var value: Int64
             switch operation {
-            case .constant(let value): try push(value)
-            case .loadSlot(let slot): try push(try context.loadSlot(slot))
-            case .load(let reference):
-                guard references.indices.contains(Int(reference)) else { throw .notAvailable(text) }
-                try push(try context.load(references[Int(reference)]))
-            case .length(let reference):
-                guard references.indices.contains(Int(reference)) else { throw .notAvailable(text) }
-                try push(try context.length(references[Int(reference)]))
-            case .remaining: try push(context.remainingBytes)
-            case .offset: try push(context.currentOffset)
-            case .peek: try push(try context.peekByte(try pop()))
-            case .negate:
-                let (value, overflow) = Int64(0).subtractingReportingOverflow(try pop())
-                guard !overflow else { throw .overflow(text) }
-                try push(value)
-            case .logicalNot: try push(try pop() == 0 ? 1 : 0)
-            case .bitwiseNot: try push(~(try pop()))
-            case .jump(let target): index = Int(target)
-            case .jumpIfZero(let target): if try pop() == 0 { index = Int(target) }
-            case .jumpIfNonZero(let target): if try pop() != 0 { index = Int(target) }
+            case .constant(let constant): value = constant
+            case .loadSlot(let slot): value = try context.loadSlot(slot)
+            case .load(let reference): value = try context.load(reference)
+            case .length(let reference): value = try context.length(reference)
+            case .remaining: value = context.remainingBytes
+            case .offset: value = context.currentOffset
+            case .jump(let target):
+                index = Int(target)
+                continue
+            case .jumpIfZero(let target), .jumpIfNonZero(let target):
+                guard top > 0 else { throw .overflow }
+                top -= 1
+                let isZero = stack[top] == 0
+                if case .jumpIfZero = operation { if isZero { index = Int(target) } } else if !isZero { index = Int(target) }
+                continue
+            case .peek, .negate, .logicalNot, .bitwiseNot:
+                guard top > 0 else { throw .overflow }
+                top -= 1
+                value = try unary(operation, stack[top], context)
             default:
-                let right = try pop()
-                let left = try pop()
-                try push(try Self.apply(operation, left, right, text: text))
+                guard top > 1 else { throw .overflow }
+                top -= 2
+                value = try binary(operation, stack[top], stack[top + 1])
             }
+            guard top < stackSize else { throw .overflow }
+            stack[top] = value
+            top += 1
         }
-        return try pop()
+        guard top > 0 else { throw .overflow }
+        return stack[top - 1]
     }
 
-    private static func apply(_ operation: Operation, _ left: Int64, _ right: Int64,
-                              text: String) throws(EvaluationFailure) -> Int64 {
+    private static func unary<Context: EvaluationContext>(_ operation: Program.Operation, _ operand: Int64,
+                                                         _ context: Context) throws(EvaluationFailure) -> Int64 {
+        switch operation {
+        case .peek: return try context.peekByte(operand)
+        case .negate:
+            let (value, overflow) = Int64(0).subtractingReportingOverflow(operand)
+            guard !overflow else { throw .overflow }
+            return value
+        case .logicalNot: return operand == 0 ? 1 : 0
+        default: return ~operand
+        }
+    }
+
+    private static func binary(_ operation: Program.Operation, _ left: Int64, _ right: Int64) throws(EvaluationFailure) -> Int64 {
         func checked(_ result: (partialValue: Int64, overflow: Bool)) throws(EvaluationFailure) -> Int64 {
-            guard !result.overflow else { throw .overflow(text) }
+            guard !result.overflow else { throw .overflow }
             return result.partialValue
         }
         switch operation {
@@ -110,21 +125,21 @@ extension Program {
         case .subtract: return try checked(left.subtractingReportingOverflow(right))
         case .multiply: return try checked(left.multipliedReportingOverflow(by: right))
         case .divide:
-            guard right != 0 else { throw .divisionByZero(text) }
+            guard right != 0 else { throw .divisionByZero }
             return try checked(left.dividedReportingOverflow(by: right))
         case .remainder:
-            guard right != 0 else { throw .divisionByZero(text) }
+            guard right != 0 else { throw .divisionByZero }
             return try checked(left.remainderReportingOverflow(dividingBy: right))
         case .bitwiseAnd: return left & right
         case .bitwiseOr: return left | right
         case .bitwiseXor: return left ^ right
         case .shiftLeft:
-            guard right >= 0, right < 64 else { throw .overflow(text) }
+            guard right >= 0, right < 64 else { throw .overflow }
             let shifted = left << right
-            guard shifted >> right == left else { throw .overflow(text) }
+            guard shifted >> right == left else { throw .overflow }
             return shifted
         case .shiftRight:
-            guard right >= 0 else { throw .overflow(text) }
+            guard right >= 0 else { throw .overflow }
             return right >= 64 ? (left < 0 ? -1 : 0) : left >> right
         case .equal: return left == right ? 1 : 0
         case .notEqual: return left != right ? 1 : 0
@@ -132,7 +147,22 @@ extension Program {
         case .lessOrEqual: return left <= right ? 1 : 0
         case .greater: return left > right ? 1 : 0
         case .greaterOrEqual: return left >= right ? 1 : 0
-        default: throw .overflow(text)
+        default: throw .overflow
         }
+    }
+}
+
+extension Program {
+    /// Runs the program with `context` (used for constant expressions while checking).
+    func evaluate<Context: EvaluationContext>(in context: inout Context) throws(EvaluationFailure) -> Int64 {
+        var result: Result<Int64, EvaluationFailure> = .failure(.notAvailable)
+        operations.withUnsafeBufferPointer { buffer in
+            do throws(EvaluationFailure) {
+                result = .success(try Evaluator.run(buffer, in: &context))
+            } catch {
+                result = .failure(error)
+            }
+        }
+        return try result.get()
     }
 }

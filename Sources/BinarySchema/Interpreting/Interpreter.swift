@@ -22,6 +22,7 @@ public struct Interpreter {
 
     public let schema: Schema
     public var options: Options
+    private let plan: ExecutionPlan
     private var state = DissectionState()
     private var reader = ByteReader([])
     private var currentFrame: Int32 = -1
@@ -31,6 +32,7 @@ public struct Interpreter {
     public init(schema: Schema, options: Options = Options()) {
         self.schema = schema
         self.options = options
+        self.plan = schema.plan
     }
 
     /// Dissects `bytes` starting at struct `root`.
@@ -54,7 +56,7 @@ public struct Interpreter {
         currentElement = -1
         depth = 0
         do {
-            _ = try parseStruct(root, fieldID: -1, parent: -1, arrayIndex: -1)
+            _ = try parseStruct(Int32(root), fieldID: -1, parent: -1, arrayIndex: -1)
             return nil
         } catch {
             return error
@@ -63,22 +65,22 @@ public struct Interpreter {
 
     // MARK: - Structs and fields
 
-    private mutating func parseStruct(_ structID: Int, fieldID: Int32, parent: Int32,
+    private mutating func parseStruct(_ structID: Int32, fieldID: Int32, parent: Int32,
                                       arrayIndex: Int32) throws(DissectionError) -> Int32 {
-        let structure = schema.structs[structID]
+        let structure = plan.structs[structID]
         depth += 1
         defer { depth -= 1 }
         guard depth <= options.depthLimit else {
-            throw failure(.depthLimit(options.depthLimit), fieldID: fieldID, kind: .structure(structID: Int32(structID)),
+            throw failure(.depthLimit(options.depthLimit), fieldID: fieldID, kind: .structure(structID: structID),
                           parent: parent, arrayIndex: arrayIndex)
         }
-        let nodeIndex = appendNode(fieldID: fieldID, kind: .structure(structID: Int32(structID)), parent: parent,
+        let nodeIndex = appendNode(fieldID: fieldID, kind: .structure(structID: structID), parent: parent,
                                    arrayIndex: arrayIndex, bitStart: reader.bitPosition)
         let frameIndex = Int32(state.frames.count)
         let slotBase = state.slots.count
         state.frames.append(Frame(node: nodeIndex, slotBase: Int32(slotBase), parent: currentFrame,
-                                  structID: Int32(structID), limit: reader.limit))
-        state.slots.append(contentsOf: repeatElement(-1, count: structure.fieldIDs.count))
+                                  structID: structID, limit: reader.limit))
+        state.slots.append(contentsOf: repeatElement(-1, count: Int(structure.fieldCount)))
         state.nodes[Int(nodeIndex)].frame = frameIndex
         let savedFrame = currentFrame
         currentFrame = frameIndex
@@ -86,34 +88,41 @@ public struct Interpreter {
             currentFrame = savedFrame
             close(nodeIndex)
         }
-        for fieldID in structure.fieldIDs {
-            let field = schema.fields[fieldID]
-            if let node = try parseField(field, parent: nodeIndex) {
-                state.slots[slotBase + field.slot] = node
-                for constraint in field.constraints where try evaluate(constraint, for: node) == 0 {
-                    throw failure(at: node, .constraintViolated(expression: constraint.text))
+        var fieldIndex = structure.fieldStart
+        let fieldEnd = structure.fieldStart + structure.fieldCount
+        while fieldIndex < fieldEnd {
+            let field = plan.fields[fieldIndex]
+            fieldIndex += 1
+            guard let node = try parseField(field, parent: nodeIndex) else { continue }
+            state.slots[slotBase + Int(field.slot)] = node
+            var constraint = field.constraintStart
+            while constraint < field.constraintStart + field.constraintCount {
+                let program = plan.constraints[constraint]
+                if try evaluate(program, for: node) == 0 {
+                    throw failure(at: node, .constraintViolated(expression: plan.programTexts[Int(program)]))
                 }
+                constraint += 1
             }
         }
         return nodeIndex
     }
 
-    private mutating func parseField(_ field: Field, parent: Int32) throws(DissectionError) -> Int32? {
-        let fieldID = Int32(field.id)
-        if let condition = field.condition {
-            let holds = try evaluate(condition, fieldID: fieldID, type: field.type, parent: parent, arrayIndex: -1)
+    private mutating func parseField(_ field: ExecutionPlan.FieldEntry, parent: Int32) throws(DissectionError) -> Int32? {
+        if field.condition >= 0 {
+            let holds = try evaluate(field.condition, fieldID: field.fieldID, type: field.type, parent: parent, arrayIndex: -1)
             guard holds != 0 else { return nil }
         }
-        guard let size = field.size else {
-            return try parseValue(field.type, fieldID: fieldID, parent: parent, arrayIndex: -1)
+        guard field.size >= 0 else {
+            return try parseValue(field.type, fieldID: field.fieldID, parent: parent, arrayIndex: -1)
         }
-        let length = try evaluate(size, fieldID: fieldID, type: field.type, parent: parent, arrayIndex: -1)
-        let start = try checkedExtent(length, fieldID: fieldID, kind: Self.nodeKind(field.type), parent: parent, arrayIndex: -1)
+        let length = try evaluate(field.size, fieldID: field.fieldID, type: field.type, parent: parent, arrayIndex: -1)
+        let start = try checkedExtent(length, fieldID: field.fieldID, kind: nodeKind(field.type), parent: parent,
+                                      arrayIndex: -1)
         let end = start + Int(length)
         let savedLimit = reader.limit
         reader.limit = end
         defer { reader.limit = savedLimit }
-        let node = try parseValue(field.type, fieldID: fieldID, parent: parent, arrayIndex: -1)
+        let node = try parseValue(field.type, fieldID: field.fieldID, parent: parent, arrayIndex: -1)
         // The field owns its whole size; bytes its contents leave unread stay inside it, unclaimed.
         reader.bitPosition = end << 3
         state.nodes[Int(node)].bitEnd = reader.bitPosition
@@ -149,20 +158,22 @@ public struct Interpreter {
 
     // MARK: - Values
 
-    private mutating func parseValue(_ type: FieldType, fieldID: Int32, parent: Int32,
+    private mutating func parseValue(_ typeIndex: Int32, fieldID: Int32, parent: Int32,
                                      arrayIndex: Int32) throws(DissectionError) -> Int32 {
         let start = reader.bitPosition
-        switch type {
-        case .integer(let integer):
-            let (value, bitField) = try readInteger(integer, fieldID: fieldID, kind: .integer, parent: parent,
+        let type = plan.types[typeIndex]
+        switch type.kind {
+        case .integer:
+            let (value, bitField) = try readInteger(type, fieldID: fieldID, kind: .integer, parent: parent,
                                                     arrayIndex: arrayIndex)
             return appendLeaf(fieldID, .integer, parent, arrayIndex, start, value, bitField: bitField)
-        case .enumeration(let enumID):
-            let kind = NodeKind.enumeration(enumID: Int32(enumID))
-            let (value, bitField) = try readInteger(schema.enums[enumID].base, fieldID: fieldID, kind: kind, parent: parent,
-                                                    arrayIndex: arrayIndex)
+        case .enumeration:
+            let kind = NodeKind.enumeration(enumID: type.target)
+            let (value, bitField) = try readInteger(type, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
             return appendLeaf(fieldID, kind, parent, arrayIndex, start, value, bitField: bitField)
-        case .float(let bits, let endianness):
+        case .float:
+            let bits = Int(type.bits)
+            let endianness: Endianness = type.littleEndian ? .little : .big
             let raw = try read(fieldID, .float, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
                 try reader.readUInt(byteCount: bits / 8, endianness: endianness)
             }
@@ -178,88 +189,96 @@ public struct Interpreter {
                               parent: parent, arrayIndex: arrayIndex, length: 1)
             }
             return appendLeaf(fieldID, .boolean, parent, arrayIndex, start, .boolean(raw == 1))
-        case .varint(let zigzag):
+        case .varint, .zigzag:
+            let zigzag = type.kind == .zigzag
             let value = try read(fieldID, .integer, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
                 zigzag ? FieldValue.signed(try reader.readZigZag()) : FieldValue.unsigned(try reader.readVarint())
             }
             return appendLeaf(fieldID, .integer, parent, arrayIndex, start, value)
-        case .bytes(let extent), .string(let extent):
-            let isString: Bool
-            if case .string = type { isString = true } else { isString = false }
+        case .bytes, .string, .address:
+            let isString = type.kind == .string
             let kind: NodeKind = isString ? .string : .bytes
             let length: Int64
-            switch extent {
-            case .expression(let program):
-                length = try evaluate(program, fieldID: fieldID, type: type, parent: parent, arrayIndex: arrayIndex)
+            switch type.extentKind {
+            case .expression:
+                length = try evaluate(type.extent, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
+            case .none:
+                length = Int64(type.target)
             case .rest, .until:
                 length = Int64(reader.remainingBytes)
             }
-            let begin = try checkedExtent(length, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
+            _ = try checkedExtent(length, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
             let range = try read(fieldID, kind, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
                 isString ? try reader.readUTF8(Int(length)) : try reader.readBytes(Int(length))
             }
-            _ = begin
-            return appendLeaf(fieldID, kind, parent, arrayIndex, start, isString ? .string(contentEnd: range.upperBound) : .bytes)
-        case .address(let byteCount, let display):
-            _ = try checkedExtent(Int64(byteCount), fieldID: fieldID, kind: .bytes, parent: parent, arrayIndex: arrayIndex)
-            _ = try read(fieldID, .bytes, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
-                try reader.readBytes(byteCount)
-            }
-            return appendLeaf(fieldID, .bytes, parent, arrayIndex, start, .bytes, display: display)
+            return appendLeaf(fieldID, kind, parent, arrayIndex, start, isString ? .string(contentEnd: range.upperBound) : .bytes,
+                              display: type.display)
         case .cString:
             let range = try read(fieldID, .string, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
                 try reader.readCString()
             }
             return appendLeaf(fieldID, .string, parent, arrayIndex, start, .string(contentEnd: range.upperBound))
-        case .structure(let structID):
-            return try parseStruct(structID, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
-        case .array(let element, let extent):
-            return try parseArray(element, extent: extent, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
-        case .switchOn(let switchType):
-            let chosen = try choose(switchType, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .structure:
+            return try parseStruct(type.target, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .array:
+            return try parseArray(type, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .switchOn:
+            let chosen = try choose(type.target, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
             return try parseValue(chosen, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .dnsName:
             return try parseDNSName(fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         }
     }
 
-    private mutating func readInteger(_ integer: IntegerType, fieldID: Int32, kind: NodeKind, parent: Int32,
+    @inline(__always)
+    private mutating func readInteger(_ type: ExecutionPlan.TypeEntry, fieldID: Int32, kind: NodeKind, parent: Int32,
                                       arrayIndex: Int32) throws(DissectionError) -> (FieldValue, Bool) {
-        let bits = integer.bits
+        let bits = Int(type.bits)
         let wholeBytes = bits & 7 == 0 && reader.isAligned
-        let raw = try read(fieldID, kind, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
-            wholeBytes ? try reader.readUInt(byteCount: bits >> 3, endianness: integer.endianness)
-                : try reader.readBits(bits, order: integer.bitOrder)
+        let raw: UInt64
+        do {
+            raw = wholeBytes ? try reader.readUInt(byteCount: bits >> 3, endianness: type.littleEndian ? .little : .big)
+                : try reader.readBits(bits, order: type.lsbFirst ? .lsbFirst : .msbFirst)
+        } catch {
+            throw failure(error, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
         }
-        let value: FieldValue = integer.isSigned ? .signed(ByteReader.signExtend(raw, width: bits)) : .unsigned(raw)
+        let value: FieldValue = type.isSigned ? .signed(ByteReader.signExtend(raw, width: bits)) : .unsigned(raw)
         return (value, !wholeBytes)
     }
 
-    private mutating func choose(_ switchType: SwitchType, fieldID: Int32, parent: Int32,
-                                 arrayIndex: Int32) throws(DissectionError) -> FieldType {
-        let type = FieldType.switchOn(switchType)
-        if let subject = switchType.subject {
-            let value = try evaluate(subject, fieldID: fieldID, type: type, parent: parent, arrayIndex: arrayIndex)
-            for entry in switchType.cases where entry.values.contains(value) { return entry.type }
-            if let fallback = switchType.defaultType { return fallback }
+    private mutating func choose(_ switchIndex: Int32, typeIndex: Int32, fieldID: Int32, parent: Int32,
+                                 arrayIndex: Int32) throws(DissectionError) -> Int32 {
+        let entry = plan.switches[switchIndex]
+        let caseEnd = entry.caseStart + entry.caseCount
+        if entry.subject >= 0 {
+            let value = try evaluate(entry.subject, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
+            var index = entry.caseStart
+            while index < caseEnd {
+                let candidate = plan.cases[index]
+                if candidate.value == value { return candidate.type }
+                index += 1
+            }
+            if entry.defaultType >= 0 { return entry.defaultType }
             throw failure(.noMatchingCase(value), fieldID: fieldID, kind: .bytes, parent: parent, arrayIndex: arrayIndex)
         }
-        for entry in switchType.cases {
-            if let condition = entry.condition,
-               try evaluate(condition, fieldID: fieldID, type: type, parent: parent, arrayIndex: arrayIndex) != 0 {
-                return entry.type
+        var index = entry.caseStart
+        while index < caseEnd {
+            let candidate = plan.cases[index]
+            if try evaluate(candidate.condition, fieldID: fieldID, type: typeIndex, parent: parent,
+                            arrayIndex: arrayIndex) != 0 {
+                return candidate.type
             }
+            index += 1
         }
-        if let fallback = switchType.defaultType { return fallback }
+        if entry.defaultType >= 0 { return entry.defaultType }
         throw failure(.noMatchingCase(1), fieldID: fieldID, kind: .bytes, parent: parent, arrayIndex: arrayIndex)
     }
 
-    private mutating func parseArray(_ element: FieldType, extent: Extent, fieldID: Int32, parent: Int32,
+    private mutating func parseArray(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
                                      arrayIndex: Int32) throws(DissectionError) -> Int32 {
         var count: Int64 = -1
-        if case .expression(let program) = extent {
-            count = try evaluate(program, fieldID: fieldID, type: .array(element: element, extent: extent), parent: parent,
-                                 arrayIndex: arrayIndex)
+        if type.extentKind == .expression {
+            count = try evaluate(type.extent, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
             guard count >= 0 else {
                 throw failure(.negativeLength(count), fieldID: fieldID, kind: .array, parent: parent, arrayIndex: arrayIndex)
             }
@@ -280,23 +299,23 @@ public struct Interpreter {
             close(node)
         }
         while true {
-            switch extent {
+            switch type.extentKind {
             case .expression:
                 if index >= count { return node }
-            case .rest:
+            case .rest, .none:
                 if reader.remainingBits == 0 { return node }
             case .until:
                 break
             }
             let before = reader.bitPosition
-            let elementNode = try parseValue(element, fieldID: fieldID, parent: node, arrayIndex: Int32(clamping: index))
+            let elementNode = try parseValue(type.target, fieldID: fieldID, parent: node, arrayIndex: Int32(clamping: index))
             index += 1
             guard reader.bitPosition > before else {
                 throw failure(at: elementNode, .emptyElement(index: Int(index - 1)))
             }
-            if case .until(let condition) = extent {
+            if type.extentKind == .until {
                 currentElement = elementNode
-                if try evaluate(condition, for: elementNode) != 0 { return node }
+                if try evaluate(type.extent, for: elementNode) != 0 { return node }
             }
         }
     }
@@ -314,7 +333,7 @@ public struct Interpreter {
         var frameIndex = currentFrame
         while frameIndex >= 0 {
             let frame = state.frames[Int(frameIndex)]
-            if schema.structs[Int(frame.structID)].isOffsetBase {
+            if plan.structs[frame.structID].isOffsetBase {
                 base = state.nodes[Int(frame.node)].byteOffset
                 baseLimit = frame.limit
                 break
@@ -417,31 +436,37 @@ public struct Interpreter {
     }
 
     /// Runs a read on the reader, turning a read error into a failure node for the field.
+    @inline(__always)
     private mutating func read<Value>(_ fieldID: Int32, _ kind: NodeKind, _ parent: Int32, _ arrayIndex: Int32,
                                       _ body: (inout ByteReader) throws(ByteReadError) -> Value) throws(DissectionError) -> Value {
         do {
             return try body(&reader)
         } catch {
-            let kindOfFailure: DissectionError.Kind
-            var length = 0
-            switch error {
-            case .prematureEnd(_, let needed, let available):
-                kindOfFailure = shortage(needed: Int64(needed), available: available)
-                length = available
-            case .misaligned(_, let bitOffset):
-                kindOfFailure = .misaligned(bitOffset: bitOffset)
-            case .varintOverflow:
-                kindOfFailure = .varintOverflow
-            case .invalidUTF8(let offset):
-                reader.bitPosition = max(reader.bitPosition, 0)
-                kindOfFailure = .invalidUTF8
-                length = max(0, offset - reader.offset) + 1
-            case .missingTerminator(_, let scanned):
-                kindOfFailure = .missingTerminator
-                length = scanned
-            }
-            throw failure(kindOfFailure, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex, length: length)
+            throw failure(error, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
         }
+    }
+
+    /// The failure for a read error, as a node spanning the bytes the field could see.
+    private mutating func failure(_ error: ByteReadError, fieldID: Int32, kind: NodeKind, parent: Int32,
+                                  arrayIndex: Int32) -> DissectionError {
+        let kindOfFailure: DissectionError.Kind
+        var length = 0
+        switch error {
+        case .prematureEnd(_, let needed, let available):
+            kindOfFailure = shortage(needed: Int64(needed), available: available)
+            length = available
+        case .misaligned(_, let bitOffset):
+            kindOfFailure = .misaligned(bitOffset: bitOffset)
+        case .varintOverflow:
+            kindOfFailure = .varintOverflow
+        case .invalidUTF8(let offset):
+            kindOfFailure = .invalidUTF8
+            length = max(0, offset - reader.offset) + 1
+        case .missingTerminator(_, let scanned):
+            kindOfFailure = .missingTerminator
+            length = scanned
+        }
+        return failure(kindOfFailure, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex, length: length)
     }
 
     /// Appends a node for a field that failed at the cursor, spanning `length` bytes it could see, and returns the error.
@@ -466,34 +491,37 @@ public struct Interpreter {
 
     // MARK: - Expressions
 
-    /// Evaluates a program for a field not yet read; a failure is recorded as a node for that field.
-    private mutating func evaluate(_ program: Program, fieldID: Int32, type: FieldType, parent: Int32,
+    /// Evaluates program `program` for a field not yet read; a failure is recorded as a node for that field.
+    @inline(__always)
+    private mutating func evaluate(_ program: Int32, fieldID: Int32, type: Int32, parent: Int32,
                                    arrayIndex: Int32) throws(DissectionError) -> Int64 {
         do {
-            return try program.evaluate(in: &self)
+            return try Evaluator.run(plan.operations(of: program), in: &self)
         } catch {
-            throw failure(error.kind, fieldID: fieldID, kind: Self.nodeKind(type), parent: parent, arrayIndex: arrayIndex)
+            throw failure(error.kind(expression: plan.programTexts[Int(program)]), fieldID: fieldID, kind: nodeKind(type),
+                          parent: parent, arrayIndex: arrayIndex)
         }
     }
 
     /// Evaluates a program about a node already read (constraints, `until`).
-    private mutating func evaluate(_ program: Program, for node: Int32) throws(DissectionError) -> Int64 {
+    private mutating func evaluate(_ program: Int32, for node: Int32) throws(DissectionError) -> Int64 {
         do {
-            return try program.evaluate(in: &self)
+            return try Evaluator.run(plan.operations(of: program), in: &self)
         } catch {
-            throw failure(at: node, error.kind)
+            throw failure(at: node, error.kind(expression: plan.programTexts[Int(program)]))
         }
     }
 
-    private static func nodeKind(_ type: FieldType) -> NodeKind {
-        switch type {
-        case .integer, .varint: return .integer
-        case .enumeration(let id): return .enumeration(enumID: Int32(id))
+    private func nodeKind(_ typeIndex: Int32) -> NodeKind {
+        let type = plan.types[typeIndex]
+        switch type.kind {
+        case .integer, .varint, .zigzag: return .integer
+        case .enumeration: return .enumeration(enumID: type.target)
         case .float: return .float
         case .boolean: return .boolean
         case .string, .cString: return .string
         case .dnsName: return .dnsName
-        case .structure(let id): return .structure(structID: Int32(id))
+        case .structure: return .structure(structID: type.target)
         case .array: return .array
         case .bytes, .address, .switchOn: return .bytes
         }
@@ -501,23 +529,27 @@ public struct Interpreter {
 }
 
 extension Interpreter: EvaluationContext {
+    @inline(__always)
     mutating func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
         guard currentFrame >= 0 else { throw .noEnclosingStruct("field") }
         let frame = state.frames[Int(currentFrame)]
-        let node = try state.slotNode(frame, slot, Self.fieldName(self, frame, slot))
-        return try state.integerValue(of: node, Self.fieldName(self, frame, slot))
+        let index = Int(frame.slotBase) + Int(slot)
+        let node = index < state.slots.count ? state.slots[index] : -1
+        guard node >= 0 else { throw .absentField(fieldName(frame, slot)) }
+        return try state.integerValue(of: node, fieldName(frame, slot))
     }
 
-    mutating func load(_ reference: FieldReference) throws(EvaluationFailure) -> Int64 {
-        let node = try state.resolve(reference, frame: currentFrame, element: currentElement)
-        return try state.integerValue(of: node, reference.text)
+    mutating func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
+        let node = try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement)
+        return try state.integerValue(of: node, plan.referenceTexts[Int(reference)])
     }
 
-    mutating func length(_ reference: FieldReference) throws(EvaluationFailure) -> Int64 {
-        state.length(of: try state.resolve(reference, frame: currentFrame, element: currentElement))
+    mutating func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
+        state.length(of: try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement))
     }
 
     var remainingBytes: Int64 { Int64(reader.remainingBytes) }
+    var currentOffset: Int64 { Int64(reader.offset) }
 
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 {
         let available = Int64(reader.remainingBytes)
@@ -526,11 +558,10 @@ extension Interpreter: EvaluationContext {
         }
         return Int64(reader.bytes[reader.offset + Int(distance)])
     }
-    var currentOffset: Int64 { Int64(reader.offset) }
 
-    private static func fieldName(_ interpreter: Interpreter, _ frame: Frame, _ slot: Int32) -> String {
-        let fieldIDs = interpreter.schema.structs[Int(frame.structID)].fieldIDs
-        return fieldIDs.indices.contains(Int(slot)) ? interpreter.schema.fields[fieldIDs[Int(slot)]].name : "field"
+    private func fieldName(_ frame: Frame, _ slot: Int32) -> String {
+        let fields = schema.structs[Int(frame.structID)].fields
+        return fields.indices.contains(Int(slot)) ? fields[Int(slot)].name : "field"
     }
 }
 

@@ -1,6 +1,6 @@
 /// A compiled expression: stack-machine operations over 64-bit signed integers.
 /// Booleans are 0 and 1; enum values are their raw numbers.
-public struct Program: Sendable {
+public final class Program: Sendable {
     enum Operation: Sendable {
         case constant(Int64)
         /// Push the integer value of the field in this slot of the current struct.
@@ -26,12 +26,19 @@ public struct Program: Sendable {
         case jump(Int32)
     }
 
-    var operations: [Operation]
-    var references: [FieldReference]
+    let operations: [Operation]
+    let references: [FieldReference]
     /// The expression as written, for error messages.
     public let text: String
     /// The largest stack depth the operations reach.
-    var stackDepth: Int
+    let stackDepth: Int
+
+    init(operations: [Operation], references: [FieldReference], text: String, stackDepth: Int) {
+        self.operations = operations
+        self.references = references
+        self.text = text
+        self.stackDepth = stackDepth
+    }
 
     /// The value when the program is a single constant.
     var constantValue: Int64? {

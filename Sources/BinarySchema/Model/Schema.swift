@@ -9,6 +9,7 @@ public final class Schema: Sendable {
     public let fields: [Field]
     let structsByName: [String: Int]
     let linkTypes: [Int: Int]
+    let plan: ExecutionPlan
 
     init(structs: [StructType], enums: [EnumType], fields: [Field]) {
         self.structs = structs
@@ -22,6 +23,7 @@ public final class Schema: Sendable {
         }
         self.structsByName = byName
         self.linkTypes = links
+        self.plan = ExecutionPlan(structs: structs)
     }
 
     /// The struct named `name`, if any.
@@ -39,7 +41,7 @@ public final class Schema: Sendable {
 }
 
 /// A struct declaration after checking.
-public struct StructType: Sendable {
+public final class StructType: Sendable {
     public let id: Int
     public let name: String
     /// Short protocol name that starts field paths (`ip` in `ip.ttl`), from `@protocol("ip")`.
@@ -50,7 +52,21 @@ public struct StructType: Sendable {
     public let isOffsetBase: Bool
     /// IDs into ``Schema/fields``, in declaration order.
     public let fieldIDs: [Int]
+    /// The fields themselves, in declaration order.
+    public let fields: [Field]
     public let location: SchemaLocation
+
+    init(id: Int, name: String, protocolAbbreviation: String?, linkTypes: [Int], isOffsetBase: Bool, fields: [Field],
+         location: SchemaLocation) {
+        self.id = id
+        self.name = name
+        self.protocolAbbreviation = protocolAbbreviation
+        self.linkTypes = linkTypes
+        self.isOffsetBase = isOffsetBase
+        self.fields = fields
+        self.fieldIDs = fields.map(\.id)
+        self.location = location
+    }
 }
 
 /// An enum declaration after checking.
@@ -97,7 +113,7 @@ public enum Extent: Sendable {
 }
 
 /// The type of a field after checking.
-public indirect enum FieldType: Sendable {
+public enum FieldType: Sendable {
     case integer(IntegerType)
     case float(bits: Int, endianness: Endianness)
     case boolean
@@ -107,9 +123,9 @@ public indirect enum FieldType: Sendable {
     case address(byteCount: Int, display: DisplayHint)
     case string(Extent)
     case cString
-    case enumeration(enumID: Int)
+    case enumeration(enumID: Int, base: IntegerType)
     case structure(structID: Int)
-    case array(element: FieldType, extent: Extent)
+    indirect case array(element: FieldType, extent: Extent)
     case switchOn(SwitchType)
     case dnsName
 
@@ -122,17 +138,23 @@ public indirect enum FieldType: Sendable {
 }
 
 /// A `switch` choosing a field's type.
-public struct SwitchType: Sendable {
+public final class SwitchType: Sendable {
     /// The value switched on; nil when each case carries its own condition.
     public let subject: Program?
     /// Cases in order: values to match (or one condition when ``subject`` is nil) and the type chosen.
     public let cases: [(values: [Int64], condition: Program?, type: FieldType)]
     /// The `_` case, if any; with none, an unmatched value is an error.
     public let defaultType: FieldType?
+
+    init(subject: Program?, cases: [(values: [Int64], condition: Program?, type: FieldType)], defaultType: FieldType?) {
+        self.subject = subject
+        self.cases = cases
+        self.defaultType = defaultType
+    }
 }
 
 /// One field of a struct after checking.
-public struct Field: Sendable {
+public final class Field: Sendable {
     public let id: Int
     public let name: String
     public let structID: Int
@@ -149,4 +171,20 @@ public struct Field: Sendable {
     /// `@display("fmt", args...)`: `{}` placeholders filled by the argument values.
     public let displayFormat: (format: String, arguments: [Program])?
     public let location: SchemaLocation
+
+    init(id: Int, name: String, structID: Int, slot: Int, type: FieldType, condition: Program?, constraints: [Program],
+         size: Program?, display: DisplayHint, displayFormat: (format: String, arguments: [Program])?,
+         location: SchemaLocation) {
+        self.id = id
+        self.name = name
+        self.structID = structID
+        self.slot = slot
+        self.type = type
+        self.condition = condition
+        self.constraints = constraints
+        self.size = size
+        self.display = display
+        self.displayFormat = displayFormat
+        self.location = location
+    }
 }

@@ -1,0 +1,305 @@
+/// A checked schema lowered to flat tables of plain values, indexed by `Int32`.
+///
+/// The interpreter's hot loop reads only these tables, so walking a packet touches
+/// no reference counts. The tables are built once from the checked schema and never
+/// change; every index in them was produced by the lowering below, never by input bytes.
+final class ExecutionPlan: @unchecked Sendable {
+    struct StructEntry {
+        var fieldStart: Int32
+        var fieldCount: Int32
+        var isOffsetBase: Bool
+    }
+
+    struct FieldEntry {
+        var fieldID: Int32
+        var slot: Int32
+        var type: Int32
+        /// Program indices, or -1.
+        var condition: Int32
+        var size: Int32
+        var constraintStart: Int32
+        var constraintCount: Int32
+    }
+
+    enum TypeKind: UInt8 {
+        case integer, enumeration, float, boolean, varint, zigzag, bytes, address, string, cString
+        case structure, array, switchOn, dnsName
+    }
+
+    enum ExtentKind: UInt8 {
+        case none, expression, rest, until
+    }
+
+    struct TypeEntry {
+        var kind: TypeKind
+        var bits: UInt8 = 0
+        var isSigned = false
+        var littleEndian = false
+        var lsbFirst = false
+        var extentKind = ExtentKind.none
+        var display = DisplayHint.automatic
+        /// Program of the extent (length, count or until condition), or -1.
+        var extent: Int32 = -1
+        /// Struct ID, enum ID, element type index, switch index or address byte count, by kind.
+        var target: Int32 = -1
+    }
+
+    struct SwitchEntry {
+        var subject: Int32
+        var caseStart: Int32
+        var caseCount: Int32
+        var defaultType: Int32
+    }
+
+    /// One value (or, with no subject, one condition) of a switch and the type it picks.
+    struct CaseEntry {
+        var value: Int64
+        var condition: Int32
+        var type: Int32
+    }
+
+    struct ProgramEntry {
+        var operationStart: Int32
+        var operationCount: Int32
+    }
+
+    struct ReferenceEntry {
+        var isElement: Bool
+        var levelsUp: Int32
+        var slotStart: Int32
+        var slotCount: Int32
+        var parentSlotStart: Int32
+        var parentSlotCount: Int32
+    }
+
+    struct ParentSlot {
+        var structID: Int32
+        var slot: Int32
+    }
+
+    let structs: Table<StructEntry>
+    let fields: Table<FieldEntry>
+    let types: Table<TypeEntry>
+    let switches: Table<SwitchEntry>
+    let cases: Table<CaseEntry>
+    let constraints: Table<Int32>
+    let programs: Table<ProgramEntry>
+    let operations: Table<Program.Operation>
+    let references: Table<ReferenceEntry>
+    let referenceSlots: Table<Int32>
+    let parentSlots: Table<ParentSlot>
+    /// Program indices of each field's `@display` arguments, by field ID (cold: used when rendering).
+    let displayArguments: [Int: [Int32]]
+    /// Cold data for messages.
+    let programTexts: [String]
+    let referenceTexts: [String]
+
+    init(structs structTypes: [StructType]) {
+        var builder = Builder()
+        var structs: [StructEntry] = []
+        var displayArguments: [Int: [Int32]] = [:]
+        for structure in structTypes {
+            structs.append(StructEntry(fieldStart: Int32(builder.fields.count), fieldCount: Int32(structure.fields.count),
+                                       isOffsetBase: structure.isOffsetBase))
+            // Reserve the struct's field rows first so they stay contiguous while their types are lowered.
+            let start = builder.fields.count
+            builder.fields.append(contentsOf: repeatElement(
+                FieldEntry(fieldID: 0, slot: 0, type: 0, condition: -1, size: -1, constraintStart: 0, constraintCount: 0),
+                count: structure.fields.count))
+            for (offset, field) in structure.fields.enumerated() {
+                let constraintStart = Int32(builder.constraints.count)
+                let constraintPrograms = field.constraints.map { builder.program($0) }
+                builder.constraints.append(contentsOf: constraintPrograms)
+                if let format = field.displayFormat {
+                    displayArguments[field.id] = format.arguments.map { builder.program($0) }
+                }
+                builder.fields[start + offset] = FieldEntry(
+                    fieldID: Int32(field.id), slot: Int32(field.slot), type: builder.type(field.type),
+                    condition: builder.program(field.condition), size: builder.program(field.size),
+                    constraintStart: constraintStart, constraintCount: Int32(constraintPrograms.count))
+            }
+        }
+        self.structs = Table(structs)
+        fields = Table(builder.fields)
+        types = Table(builder.types)
+        switches = Table(builder.switches)
+        cases = Table(builder.cases)
+        constraints = Table(builder.constraints)
+        programs = Table(builder.programs)
+        operations = Table(builder.operations)
+        references = Table(builder.references)
+        referenceSlots = Table(builder.referenceSlots)
+        parentSlots = Table(builder.parentSlots)
+        self.displayArguments = displayArguments
+        programTexts = builder.programTexts
+        referenceTexts = builder.referenceTexts
+    }
+
+    deinit {
+        structs.free()
+        fields.free()
+        types.free()
+        switches.free()
+        cases.free()
+        constraints.free()
+        programs.free()
+        operations.free()
+        references.free()
+        referenceSlots.free()
+        parentSlots.free()
+    }
+
+    /// The operations of program `index`.
+    @inline(__always)
+    func operations(of index: Int32) -> UnsafeBufferPointer<Program.Operation> {
+        let entry = programs[index]
+        return UnsafeBufferPointer(rebasing: operations.base[Int(entry.operationStart)..<Int(entry.operationStart + entry.operationCount)])
+    }
+
+    private struct Builder {
+        var fields: [FieldEntry] = []
+        var types: [TypeEntry] = []
+        var switches: [SwitchEntry] = []
+        var cases: [CaseEntry] = []
+        var constraints: [Int32] = []
+        var programs: [ProgramEntry] = []
+        var operations: [Program.Operation] = []
+        var references: [ReferenceEntry] = []
+        var referenceSlots: [Int32] = []
+        var parentSlots: [ParentSlot] = []
+        var programTexts: [String] = []
+        var referenceTexts: [String] = []
+        var programIndex: [ObjectIdentifier: Int32] = [:]
+
+        mutating func program(_ program: Program?) -> Int32 {
+            guard let program else { return -1 }
+            if let known = programIndex[ObjectIdentifier(program)] { return known }
+            // Rebase the program's local reference numbers onto the global reference table.
+            let referenceBase = Int32(references.count)
+            for reference in program.references {
+                var entry = ReferenceEntry(isElement: false, levelsUp: 0, slotStart: Int32(referenceSlots.count),
+                                           slotCount: Int32(reference.slots.count),
+                                           parentSlotStart: Int32(parentSlots.count),
+                                           parentSlotCount: Int32(reference.firstSlotByStruct.count))
+                switch reference.base {
+                case .element: entry.isElement = true
+                case .enclosing(let levelsUp): entry.levelsUp = Int32(levelsUp)
+                }
+                referenceSlots.append(contentsOf: reference.slots)
+                for (structID, slot) in reference.firstSlotByStruct.sorted(by: { $0.key < $1.key }) {
+                    parentSlots.append(ParentSlot(structID: Int32(structID), slot: slot))
+                }
+                references.append(entry)
+                referenceTexts.append(reference.text)
+            }
+            let start = Int32(operations.count)
+            for operation in program.operations {
+                switch operation {
+                case .load(let local): operations.append(.load(referenceBase + local))
+                case .length(let local): operations.append(.length(referenceBase + local))
+                case .jump(let target): operations.append(.jump(target))
+                default: operations.append(operation)
+                }
+            }
+            let index = Int32(programs.count)
+            programs.append(ProgramEntry(operationStart: start, operationCount: Int32(program.operations.count)))
+            programTexts.append(program.text)
+            programIndex[ObjectIdentifier(program)] = index
+            return index
+        }
+
+        mutating func type(_ type: FieldType) -> Int32 {
+            var entry: TypeEntry
+            switch type {
+            case .integer(let integer):
+                entry = TypeEntry(kind: .integer)
+                entry.bits = UInt8(integer.bits)
+                entry.isSigned = integer.isSigned
+                entry.littleEndian = integer.endianness == .little
+                entry.lsbFirst = integer.bitOrder == .lsbFirst
+            case .enumeration(let enumID, let base):
+                entry = TypeEntry(kind: .enumeration, target: Int32(enumID))
+                entry.bits = UInt8(base.bits)
+                entry.isSigned = base.isSigned
+                entry.littleEndian = base.endianness == .little
+                entry.lsbFirst = base.bitOrder == .lsbFirst
+            case .float(let bits, let endianness):
+                entry = TypeEntry(kind: .float)
+                entry.bits = UInt8(bits)
+                entry.littleEndian = endianness == .little
+            case .boolean:
+                entry = TypeEntry(kind: .boolean)
+            case .varint(let zigzag):
+                entry = TypeEntry(kind: zigzag ? .zigzag : .varint)
+            case .bytes(let extent):
+                entry = TypeEntry(kind: .bytes)
+                lower(extent, into: &entry)
+            case .address(let byteCount, let display):
+                entry = TypeEntry(kind: .address, display: display, target: Int32(byteCount))
+            case .string(let extent):
+                entry = TypeEntry(kind: .string)
+                lower(extent, into: &entry)
+            case .cString:
+                entry = TypeEntry(kind: .cString)
+            case .structure(let structID):
+                entry = TypeEntry(kind: .structure, target: Int32(structID))
+            case .array(let element, let extent):
+                entry = TypeEntry(kind: .array, target: self.type(element))
+                lower(extent, into: &entry)
+            case .switchOn(let switchType):
+                entry = TypeEntry(kind: .switchOn, target: lower(switchType))
+            case .dnsName:
+                entry = TypeEntry(kind: .dnsName)
+            }
+            types.append(entry)
+            return Int32(types.count - 1)
+        }
+
+        private mutating func lower(_ extent: Extent, into entry: inout TypeEntry) {
+            switch extent {
+            case .expression(let program):
+                entry.extentKind = .expression
+                entry.extent = self.program(program)
+            case .rest:
+                entry.extentKind = .rest
+            case .until(let program):
+                entry.extentKind = .until
+                entry.extent = self.program(program)
+            }
+        }
+
+        private mutating func lower(_ switchType: SwitchType) -> Int32 {
+            var lowered: [CaseEntry] = []
+            for entry in switchType.cases {
+                let type = self.type(entry.type)
+                if let condition = entry.condition {
+                    lowered.append(CaseEntry(value: 0, condition: program(condition), type: type))
+                }
+                for value in entry.values { lowered.append(CaseEntry(value: value, condition: -1, type: type)) }
+            }
+            let defaultType = switchType.defaultType.map { self.type($0) } ?? -1
+            let caseStart = Int32(cases.count)
+            cases.append(contentsOf: lowered)
+            switches.append(SwitchEntry(subject: program(switchType.subject), caseStart: caseStart,
+                                        caseCount: Int32(lowered.count), defaultType: defaultType))
+            return Int32(switches.count - 1)
+        }
+    }
+}
+
+/// A fixed, manually allocated array of plain values, read without reference counting.
+struct Table<Element>: @unchecked Sendable {
+    let base: UnsafeMutableBufferPointer<Element>
+    let count: Int
+
+    init(_ elements: [Element]) {
+        base = UnsafeMutableBufferPointer.allocate(capacity: max(1, elements.count))
+        _ = base.initialize(from: elements)
+        count = elements.count
+    }
+
+    @inline(__always)
+    subscript(index: Int32) -> Element { base[Int(index)] }
+
+    func free() { base.deallocate() }
+}
