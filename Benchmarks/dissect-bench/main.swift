@@ -190,6 +190,13 @@ func runBenchmark() {
         }
     }
 
+    // `dissect-bench profile N`: walk N rounds of the frames with the interpreter only, for callgrind or perf.
+    if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "profile", let rounds = Int(CommandLine.arguments[2]) {
+        var total = 0
+        for _ in 0..<rounds { for frame in frames { total &+= runInterpreter(frame) } }
+        print("walked \(rounds * frames.count) frames (\(total) fields)")
+        return
+    }
     print("dissect-bench: \(frames.count) Ethernet/IPv4/TCP frames from Corpus/captures/tcp.pcap, \(secondsPerRound) s per round")
     var interpreterTimes: [Double] = []
     var handTimes: [Double] = []

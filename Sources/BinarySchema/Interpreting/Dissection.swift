@@ -69,18 +69,104 @@ struct Frame: Sendable {
     let limit: Int
 }
 
-/// The arrays a dissection fills; kept between packets by the interpreter to avoid reallocating.
-struct DissectionState: Sendable {
-    var nodes: [FieldNode] = []
-    var frames: [Frame] = []
-    var slots: [Int32] = []
-    var texts: [String] = []
+/// The memory a walk fills: nodes, struct frames and field slots, reused from one buffer to
+/// the next. Plain values in manually managed buffers, so appending touches no reference counts.
+final class NodeStore {
+    @exclusivity(unchecked) private(set) var nodes: UnsafeMutablePointer<FieldNode>
+    @exclusivity(unchecked) private(set) var nodeCount = 0
+    @exclusivity(unchecked) private var nodeCapacity: Int
+    @exclusivity(unchecked) private(set) var frames: UnsafeMutablePointer<Frame>
+    @exclusivity(unchecked) private(set) var frameCount = 0
+    @exclusivity(unchecked) private var frameCapacity: Int
+    @exclusivity(unchecked) private(set) var slots: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) private(set) var slotCount = 0
+    @exclusivity(unchecked) private var slotCapacity: Int
+    /// Decoded DNS names, by index.
+    @exclusivity(unchecked) var texts: [String] = []
 
-    mutating func reset() {
-        nodes.removeAll(keepingCapacity: true)
-        frames.removeAll(keepingCapacity: true)
-        slots.removeAll(keepingCapacity: true)
-        texts.removeAll(keepingCapacity: true)
+    init(nodeCapacity: Int = 256) {
+        self.nodeCapacity = nodeCapacity
+        self.frameCapacity = nodeCapacity / 4
+        self.slotCapacity = nodeCapacity
+        nodes = .allocate(capacity: nodeCapacity)
+        frames = .allocate(capacity: nodeCapacity / 4)
+        slots = .allocate(capacity: nodeCapacity)
+    }
+
+    deinit {
+        nodes.deallocate()
+        frames.deallocate()
+        slots.deallocate()
+    }
+
+    func reset() {
+        nodeCount = 0
+        frameCount = 0
+        slotCount = 0
+        if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
+    }
+
+    /// A copy holding just what was filled, for a dissection that outlives the next walk.
+    func copy() -> NodeStore {
+        let copy = NodeStore(nodeCapacity: max(4, nodeCount, slotCount, frameCount * 4))
+        copy.nodes.update(from: nodes, count: nodeCount)
+        copy.frames.update(from: frames, count: frameCount)
+        copy.slots.update(from: slots, count: slotCount)
+        copy.nodeCount = nodeCount
+        copy.frameCount = frameCount
+        copy.slotCount = slotCount
+        copy.texts = texts
+        return copy
+    }
+
+    @inline(__always)
+    func appendNode(_ node: FieldNode) -> Int32 {
+        if nodeCount == nodeCapacity { Self.grow(&nodes, &nodeCapacity, count: nodeCount) }
+        (nodes + nodeCount).initialize(to: node)
+        nodeCount += 1
+        return Int32(nodeCount - 1)
+    }
+
+    @inline(__always)
+    func appendFrame(_ frame: Frame) -> Int32 {
+        if frameCount == frameCapacity { Self.grow(&frames, &frameCapacity, count: frameCount) }
+        (frames + frameCount).initialize(to: frame)
+        frameCount += 1
+        return Int32(frameCount - 1)
+    }
+
+    /// Appends `count` empty slots (-1: field absent); returns the first one's index.
+    @inline(__always)
+    func appendSlots(_ count: Int) -> Int {
+        while slotCount + count > slotCapacity { Self.grow(&slots, &slotCapacity, count: slotCount) }
+        (slots + slotCount).initialize(repeating: -1, count: count)
+        slotCount += count
+        return slotCount - count
+    }
+
+    private static func grow<Element>(_ base: inout UnsafeMutablePointer<Element>, _ capacity: inout Int, count: Int) {
+        let larger = max(16, capacity * 2)
+        let replacement = UnsafeMutablePointer<Element>.allocate(capacity: larger)
+        replacement.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = replacement
+        capacity = larger
+    }
+
+    // MARK: Reading, bounds-checked against what was filled
+
+    /// The node a slot holds, or nil when the slot is outside the filled region or empty.
+    @inline(__always)
+    func slotNode(_ frame: Frame, _ slot: Int32) -> Int32? {
+        let index = Int(frame.slotBase) + Int(slot)
+        guard index >= 0, index < slotCount else { return nil }
+        let node = slots[index]
+        return node >= 0 && Int(node) < nodeCount ? node : nil
+    }
+
+    @inline(__always)
+    func frame(_ index: Int32) -> Frame? {
+        index >= 0 && Int(index) < frameCount ? frames[Int(index)] : nil
     }
 
     /// The node reference `index` of `plan` names, seen from `frame` (the current struct) and `element` (for `it`).
@@ -90,20 +176,17 @@ struct DissectionState: Sendable {
         var slotIndex = reference.slotStart
         let slotEnd = reference.slotStart + reference.slotCount
         if reference.isElement {
-            guard element >= 0 else { throw .absentField(plan.referenceTexts[Int(index)]) }
+            guard element >= 0, Int(element) < nodeCount else { throw .absentField(plan.referenceTexts[Int(index)]) }
             node = element
         } else {
             var frameIndex = frame
             for _ in 0..<reference.levelsUp {
-                guard frameIndex >= 0, Int(frameIndex) < frames.count else {
-                    throw .noEnclosingStruct(plan.referenceTexts[Int(index)])
-                }
-                frameIndex = frames[Int(frameIndex)].parent
+                guard let current = self.frame(frameIndex) else { throw .noEnclosingStruct(plan.referenceTexts[Int(index)]) }
+                frameIndex = current.parent
             }
-            guard frameIndex >= 0, Int(frameIndex) < frames.count, slotIndex < slotEnd else {
+            guard let target = self.frame(frameIndex), slotIndex < slotEnd else {
                 throw .noEnclosingStruct(plan.referenceTexts[Int(index)])
             }
-            let target = frames[Int(frameIndex)]
             var slot = plan.referenceSlots[slotIndex]
             if reference.levelsUp > 0 {
                 // `parent.x`: x's slot depends on which struct encloses this one.
@@ -114,28 +197,23 @@ struct DissectionState: Sendable {
                 }
                 guard slot >= 0 else { throw .noEnclosingStruct(plan.referenceTexts[Int(index)]) }
             }
-            node = try slotNode(target, slot, plan.referenceTexts[Int(index)])
+            guard let found = slotNode(target, slot) else { throw .absentField(plan.referenceTexts[Int(index)]) }
+            node = found
             slotIndex += 1
         }
         while slotIndex < slotEnd {
-            let frameIndex = nodes[Int(node)].frame
-            guard frameIndex >= 0, Int(frameIndex) < frames.count else { throw .absentField(plan.referenceTexts[Int(index)]) }
-            node = try slotNode(frames[Int(frameIndex)], plan.referenceSlots[slotIndex], plan.referenceTexts[Int(index)])
+            guard let nested = self.frame(nodes[Int(node)].frame),
+                  let found = slotNode(nested, plan.referenceSlots[slotIndex]) else {
+                throw .absentField(plan.referenceTexts[Int(index)])
+            }
+            node = found
             slotIndex += 1
         }
-        return node
-    }
-
-    @inline(__always)
-    func slotNode(_ frame: Frame, _ slot: Int32, _ text: @autoclosure () -> String) throws(EvaluationFailure) -> Int32 {
-        let index = Int(frame.slotBase) + Int(slot)
-        guard index >= 0, index < slots.count else { throw .absentField(text()) }
-        let node = slots[index]
-        guard node >= 0 else { throw .absentField(text()) }
         return node
     }
 
     /// The node's value as an expression sees it.
+    @inline(__always)
     func integerValue(of node: Int32, _ text: @autoclosure () -> String) throws(EvaluationFailure) -> Int64 {
         switch nodes[Int(node)].value {
         case .unsigned(let value):
@@ -158,23 +236,37 @@ struct DissectionState: Sendable {
     }
 }
 
+/// The nodes of a dissection, in pre-order.
+public struct FieldNodes: RandomAccessCollection {
+    let store: NodeStore
+    public let count: Int
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public subscript(index: Int) -> FieldNode {
+        precondition(index >= 0 && index < count, "node index \(index) out of range 0..<\(count)")
+        return store.nodes[index]
+    }
+}
+
 /// The result of walking a schema over a buffer: every field read, in pre-order,
 /// and the error that stopped the walk if there was one. Fields read before an
 /// error are all kept; the failing field is the node ``DissectionError/node``.
-public struct Dissection: Sendable {
+public struct Dissection {
     public let schema: Schema
     /// The buffer dissected.
     public let bytes: [UInt8]
     /// Every node, in pre-order; node 0 is the root struct.
-    public var nodes: [FieldNode] { state.nodes }
+    public let nodes: FieldNodes
     /// The error that stopped the walk, or nil if it reached the end of the root struct.
     public let error: DissectionError?
-    let state: DissectionState
+    var state: NodeStore { nodes.store }
 
-    init(schema: Schema, bytes: [UInt8], state: DissectionState, error: DissectionError?) {
+    init(schema: Schema, bytes: [UInt8], store: NodeStore, error: DissectionError?) {
         self.schema = schema
         self.bytes = bytes
-        self.state = state
+        self.nodes = FieldNodes(store: store, count: store.nodeCount)
         self.error = error
     }
 
@@ -182,29 +274,29 @@ public struct Dissection: Sendable {
     public func children(of index: Int) -> [Int] {
         var result: [Int] = []
         var child = index + 1
-        let end = Int(state.nodes[index].subtreeEnd)
+        let end = min(Int(nodes[index].subtreeEnd), nodes.count)
         while child < end {
             result.append(child)
-            child = max(child + 1, Int(state.nodes[child].subtreeEnd))
+            child = max(child + 1, Int(nodes[child].subtreeEnd))
         }
         return result
     }
 
     /// The schema field a node was read for, or nil for the root.
     public func field(of index: Int) -> Field? {
-        let id = Int(state.nodes[index].fieldID)
+        let id = Int(nodes[index].fieldID)
         return id >= 0 ? schema.fields[id] : nil
     }
 
     /// The struct type of a struct node.
     public func structType(of index: Int) -> StructType? {
-        if case .structure(let id) = state.nodes[index].kind { return schema.structs[Int(id)] }
+        if case .structure(let id) = nodes[index].kind { return schema.structs[Int(id)] }
         return nil
     }
 
     /// The node's own name: its field name, `[i]` for array elements.
     public func name(of index: Int) -> String {
-        let node = state.nodes[index]
+        let node = nodes[index]
         if node.arrayIndex >= 0 { return "[\(node.arrayIndex)]" }
         return field(of: index)?.name ?? structType(of: index)?.name ?? "?"
     }
@@ -219,7 +311,7 @@ public struct Dissection: Sendable {
                 components.append(abbreviation)
                 break
             }
-            let node = state.nodes[current]
+            let node = nodes[current]
             components.append(node.arrayIndex >= 0 ? "[\(node.arrayIndex)]" : name(of: current))
             current = Int(node.parent)
         }
@@ -233,12 +325,12 @@ public struct Dissection: Sendable {
 
     /// The index of the first node whose path is `path`, if any.
     public func node(at path: String) -> Int? {
-        state.nodes.indices.first { self.path(of: $0) == path }
+        nodes.indices.first { self.path(of: $0) == path }
     }
 
     /// The bytes a node touches.
     public func rawBytes(of index: Int) -> ArraySlice<UInt8> {
-        let node = state.nodes[index]
+        let node = nodes[index]
         let start = min(node.byteOffset, bytes.count)
         let end = min(max(start, node.byteOffset + node.byteLength), bytes.count)
         return bytes[start..<end]
@@ -246,7 +338,7 @@ public struct Dissection: Sendable {
 
     /// The text of a string or DNS-name node.
     public func text(of index: Int) -> String? {
-        let node = state.nodes[index]
+        let node = nodes[index]
         switch node.value {
         case .string(let contentEnd):
             let start = min(node.byteOffset, bytes.count)
@@ -260,7 +352,8 @@ public struct Dissection: Sendable {
 
     /// The integer value of a node, if it holds one that fits (bools as 0/1, enums as raw value).
     public func integer(of index: Int) -> Int64? {
-        try? state.integerValue(of: Int32(index), "")
+        guard nodes.indices.contains(index) else { return nil }
+        return try? state.integerValue(of: Int32(index), "")
     }
 }
 
@@ -268,7 +361,7 @@ extension Dissection {
     /// The values of a field's `@display` arguments, evaluated where the field was read;
     /// nil when the field has no `@display` or an argument cannot be evaluated.
     public func displayArguments(of index: Int) -> [Int64]? {
-        let fieldID = Int(state.nodes[index].fieldID)
+        let fieldID = Int(nodes[index].fieldID)
         guard let programs = schema.plan.displayArguments[fieldID] else { return nil }
         var context = DisplayContext(state: state, plan: schema.plan, frame: enclosingFrame(of: index))
         var values: [Int64] = []
@@ -281,11 +374,11 @@ extension Dissection {
 
     /// The frame of the struct a node's field belongs to.
     private func enclosingFrame(of index: Int) -> Int32 {
-        var current = Int(state.nodes[index].parent)
+        var current = Int(nodes[index].parent)
         while current >= 0 {
-            let frame = state.nodes[current].frame
+            let frame = nodes[current].frame
             if frame >= 0 { return frame }
-            current = Int(state.nodes[current].parent)
+            current = Int(nodes[current].parent)
         }
         return -1
     }
@@ -293,13 +386,13 @@ extension Dissection {
 
 /// Evaluates `@display` arguments after the walk, against the recorded frames.
 private struct DisplayContext: EvaluationContext {
-    let state: DissectionState
+    let state: NodeStore
     let plan: ExecutionPlan
     let frame: Int32
 
     func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
-        guard frame >= 0, Int(frame) < state.frames.count else { throw .noEnclosingStruct("field") }
-        let node = try state.slotNode(state.frames[Int(frame)], slot, "field")
+        guard let current = state.frame(frame) else { throw .noEnclosingStruct("field") }
+        guard let node = state.slotNode(current, slot) else { throw .absentField("field") }
         return try state.integerValue(of: node, "field")
     }
 

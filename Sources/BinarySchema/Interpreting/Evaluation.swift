@@ -49,19 +49,39 @@ enum Evaluator {
     @inline(__always)
     static func run<Context: EvaluationContext>(_ operations: UnsafeBufferPointer<Program.Operation>,
                                                in context: inout Context) throws(EvaluationFailure) -> Int64 {
-        if operations.count == 1 {
+        switch operations.count {
+        case 1:
             switch operations[0] {
             case .constant(let value): return value
             case .loadSlot(let slot): return try context.loadSlot(slot)
             default: break
             }
+        case 3:
+            // `field OP constant` and the like, the most common shape, without the stack.
+            if let left = try operand(operations[0], &context), let right = try operand(operations[1], &context) {
+                return try binary(operations[2], left, right)
+            }
+        default:
+            break
         }
-        return try runStack(operations, in: &context)
+        return try withUnsafeTemporaryAllocation(of: Int64.self, capacity: stackSize) { stack throws(EvaluationFailure) in
+            try runStack(operations, stack: stack, in: &context)
+        }
+    }
+
+    @inline(__always)
+    private static func operand<Context: EvaluationContext>(_ operation: Program.Operation,
+                                                           _ context: inout Context) throws(EvaluationFailure) -> Int64? {
+        switch operation {
+        case .constant(let value): return value
+        case .loadSlot(let slot): return try context.loadSlot(slot)
+        default: return nil
+        }
     }
 
     static func runStack<Context: EvaluationContext>(_ operations: UnsafeBufferPointer<Program.Operation>,
+                                                    stack: UnsafeMutableBufferPointer<Int64>,
                                                     in context: inout Context) throws(EvaluationFailure) -> Int64 {
-        var stack = InlineArray<32, Int64>(repeating: 0)
         var top = 0
         var index = 0
         let count = operations.count
@@ -115,6 +135,7 @@ enum Evaluator {
         }
     }
 
+    @inline(__always)
     private static func binary(_ operation: Program.Operation, _ left: Int64, _ right: Int64) throws(EvaluationFailure) -> Int64 {
         func checked(_ result: (partialValue: Int64, overflow: Bool)) throws(EvaluationFailure) -> Int64 {
             guard !result.overflow else { throw .overflow }

@@ -23,7 +23,8 @@ public struct Interpreter {
     public let schema: Schema
     public var options: Options
     private let plan: ExecutionPlan
-    private var state = DissectionState()
+    /// Working memory; shared by copies of this value, so give each loop its own interpreter.
+    private let state = NodeStore()
     private var reader = ByteReader([])
     private var currentFrame: Int32 = -1
     private var currentElement: Int32 = -1
@@ -38,15 +39,16 @@ public struct Interpreter {
     /// Dissects `bytes` starting at struct `root`.
     public mutating func dissect(_ bytes: [UInt8], root: StructType) -> Dissection {
         let error = run(bytes, root: root.id)
-        return Dissection(schema: schema, bytes: bytes, state: state, error: error)
+        return Dissection(schema: schema, bytes: bytes, store: state.copy(), error: error)
     }
 
-    /// Walks `bytes` and hands the dissection to `body` without copying the
-    /// working arrays out, for loops over many buffers.
+    /// Walks `bytes` and hands the dissection to `body` without copying the interpreter's
+    /// working memory, for loops over many buffers. The dissection is valid inside `body`
+    /// only: the next walk reuses its memory (use ``dissect(_:root:)`` for one to keep).
     public mutating func withDissection<Result>(of bytes: [UInt8], root: StructType,
                                                 _ body: (Dissection) throws -> Result) rethrows -> Result {
         let error = run(bytes, root: root.id)
-        return try body(Dissection(schema: schema, bytes: bytes, state: state, error: error))
+        return try body(Dissection(schema: schema, bytes: bytes, store: state, error: error))
     }
 
     private mutating func run(_ bytes: [UInt8], root: Int) -> DissectionError? {
@@ -76,11 +78,9 @@ public struct Interpreter {
         }
         let nodeIndex = appendNode(fieldID: fieldID, kind: .structure(structID: structID), parent: parent,
                                    arrayIndex: arrayIndex, bitStart: reader.bitPosition)
-        let frameIndex = Int32(state.frames.count)
-        let slotBase = state.slots.count
-        state.frames.append(Frame(node: nodeIndex, slotBase: Int32(slotBase), parent: currentFrame,
-                                  structID: structID, limit: reader.limit))
-        state.slots.append(contentsOf: repeatElement(-1, count: Int(structure.fieldCount)))
+        let slotBase = state.appendSlots(Int(structure.fieldCount))
+        let frameIndex = state.appendFrame(Frame(node: nodeIndex, slotBase: Int32(slotBase), parent: currentFrame,
+                                                 structID: structID, limit: reader.limit))
         state.nodes[Int(nodeIndex)].frame = frameIndex
         let savedFrame = currentFrame
         currentFrame = frameIndex
@@ -332,7 +332,7 @@ public struct Interpreter {
         var baseLimit = reader.bytes.count
         var frameIndex = currentFrame
         while frameIndex >= 0 {
-            let frame = state.frames[Int(frameIndex)]
+            guard let frame = state.frame(frameIndex) else { break }
             if plan.structs[frame.structID].isOffsetBase {
                 base = state.nodes[Int(frame.node)].byteOffset
                 baseLimit = frame.limit
@@ -414,25 +414,24 @@ public struct Interpreter {
 
     private mutating func appendNode(fieldID: Int32, kind: NodeKind, parent: Int32, arrayIndex: Int32,
                                      bitStart: Int) -> Int32 {
-        let index = Int32(state.nodes.count)
-        state.nodes.append(FieldNode(fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex, bitStart: bitStart,
-                                     bitEnd: bitStart, value: .none, subtreeEnd: index + 1, isBitField: false, impliedDisplay: .automatic, frame: -1))
-        return index
+        let index = Int32(state.nodeCount)
+        return state.appendNode(FieldNode(fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex,
+                                          bitStart: bitStart, bitEnd: bitStart, value: .none, subtreeEnd: index + 1,
+                                          isBitField: false, impliedDisplay: .automatic, frame: -1))
     }
 
     private mutating func appendLeaf(_ fieldID: Int32, _ kind: NodeKind, _ parent: Int32, _ arrayIndex: Int32,
                                      _ bitStart: Int, _ value: FieldValue, bitField: Bool = false,
                                      display: DisplayHint = .automatic) -> Int32 {
-        let index = Int32(state.nodes.count)
-        state.nodes.append(FieldNode(fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex, bitStart: bitStart,
-                                     bitEnd: reader.bitPosition, value: value, subtreeEnd: index + 1,
-                                     isBitField: bitField, impliedDisplay: display, frame: -1))
-        return index
+        let index = Int32(state.nodeCount)
+        return state.appendNode(FieldNode(fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex,
+                                          bitStart: bitStart, bitEnd: reader.bitPosition, value: value,
+                                          subtreeEnd: index + 1, isBitField: bitField, impliedDisplay: display, frame: -1))
     }
 
     private mutating func close(_ node: Int32) {
         state.nodes[Int(node)].bitEnd = max(state.nodes[Int(node)].bitStart, reader.bitPosition)
-        state.nodes[Int(node)].subtreeEnd = Int32(state.nodes.count)
+        state.nodes[Int(node)].subtreeEnd = Int32(state.nodeCount)
     }
 
     /// Runs a read on the reader, turning a read error into a failure node for the field.
@@ -474,17 +473,17 @@ public struct Interpreter {
                                   arrayIndex: Int32, length: Int = 0) -> DissectionError {
         let start = reader.bitPosition
         let end = min(start + max(0, length) * 8, max(start, reader.limit * 8))
-        let index = Int32(state.nodes.count)
-        state.nodes.append(FieldNode(fieldID: fieldID, kind: nodeKind, parent: parent, arrayIndex: arrayIndex, bitStart: start,
-                                     bitEnd: end, value: .none, subtreeEnd: index + 1, isBitField: start & 7 != 0,
-                                     impliedDisplay: .automatic, frame: -1))
+        let index = Int32(state.nodeCount)
+        _ = state.appendNode(FieldNode(fieldID: fieldID, kind: nodeKind, parent: parent, arrayIndex: arrayIndex,
+                                       bitStart: start, bitEnd: end, value: .none, subtreeEnd: index + 1,
+                                       isBitField: start & 7 != 0, impliedDisplay: .automatic, frame: -1))
         return failure(at: index, kind)
     }
 
     /// The error for a failure at an existing node.
     private func failure(at node: Int32, _ kind: DissectionError.Kind) -> DissectionError {
         let entry = state.nodes[Int(node)]
-        let view = Dissection(schema: schema, bytes: reader.bytes, state: state, error: nil)
+        let view = Dissection(schema: schema, bytes: reader.bytes, store: state, error: nil)
         return DissectionError(kind: kind, path: view.path(of: Int(node)), offset: entry.bitStart >> 3,
                                bitOffset: entry.bitStart & 7, node: Int(node))
     }
@@ -531,11 +530,8 @@ public struct Interpreter {
 extension Interpreter: EvaluationContext {
     @inline(__always)
     mutating func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
-        guard currentFrame >= 0 else { throw .noEnclosingStruct("field") }
-        let frame = state.frames[Int(currentFrame)]
-        let index = Int(frame.slotBase) + Int(slot)
-        let node = index < state.slots.count ? state.slots[index] : -1
-        guard node >= 0 else { throw .absentField(fieldName(frame, slot)) }
+        guard let frame = state.frame(currentFrame) else { throw .noEnclosingStruct("field") }
+        guard let node = state.slotNode(frame, slot) else { throw .absentField(fieldName(frame, slot)) }
         return try state.integerValue(of: node, fieldName(frame, slot))
     }
 
