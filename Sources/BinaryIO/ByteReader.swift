@@ -69,11 +69,13 @@ public struct ByteReader: Sendable {
     }
 
     @inlinable
+    @inline(__always)
     func requireAligned() throws(ByteReadError) {
         guard isAligned else { throw .misaligned(offset: offset, bitOffset: bitPosition & 7) }
     }
 
     @inlinable
+    @inline(__always)
     func require(_ count: Int) throws(ByteReadError) {
         let start = offset
         guard count >= 0, count <= limit - start else {
@@ -82,6 +84,7 @@ public struct ByteReader: Sendable {
     }
 
     /// Reads an unsigned integer `byteCount` (1...8) bytes wide.
+    @inlinable
     public mutating func readUInt(byteCount: Int, endianness: Endianness) throws(ByteReadError) -> UInt64 {
         try requireAligned()
         try require(byteCount)
@@ -104,48 +107,94 @@ public struct ByteReader: Sendable {
     }
 
     /// Reads a signed two's-complement integer `byteCount` (1...8) bytes wide.
+    @inlinable
     public mutating func readInt(byteCount: Int, endianness: Endianness) throws(ByteReadError) -> Int64 {
         let raw = try readUInt(byteCount: byteCount, endianness: endianness)
         return Self.signExtend(raw, width: byteCount * 8)
     }
 
     /// Reads `width` (1...64) bits starting at the cursor, which need not be aligned.
+    @inlinable
     public mutating func readBits(_ width: Int, order: BitOrder) throws(ByteReadError) -> UInt64 {
         guard width > 0, width <= 64 else { return 0 }
         guard width <= remainingBits else {
             let start = offset
             throw .prematureEnd(offset: start, needed: ((bitPosition + width + 7) >> 3) - start, available: max(0, limit - start))
         }
-        var value: UInt64 = 0
-        var position = bitPosition
-        var left = width
-        switch order {
-        case .msbFirst:
-            while left > 0 {
-                let byte = UInt64(bytes[position >> 3])
-                let bitInByte = position & 7
-                let take = min(left, 8 - bitInByte)
-                let shifted = byte >> UInt64(8 - bitInByte - take)
-                let mask: UInt64 = (1 << UInt64(take)) - 1
-                value = value << UInt64(take) | (shifted & mask)
-                left -= take
-                position += take
+        let start = bitPosition >> 3
+        let bitInByte = bitPosition & 7
+        let byteCount = (bitInByte + width + 7) >> 3
+        let mask: UInt64 = width == 64 ? .max : (1 &<< UInt64(width)) &- 1
+        var value: UInt64
+        if byteCount <= 8 {
+            // The bits lie in at most eight bytes (checked above to be in scope): gather them
+            // into one word, then shift and mask.
+            value = bytes.withUnsafeBufferPointer { buffer in
+                var raw: UInt64 = 0
+                switch order {
+                case .msbFirst:
+                    for index in 0..<byteCount { raw = raw &<< 8 | UInt64(buffer[start &+ index]) }
+                    return (raw &>> UInt64(byteCount &* 8 &- bitInByte &- width)) & mask
+                case .lsbFirst:
+                    for index in 0..<byteCount { raw |= UInt64(buffer[start &+ index]) &<< UInt64(index &* 8) }
+                    return (raw &>> UInt64(bitInByte)) & mask
+                }
             }
-        case .lsbFirst:
-            var filled = 0
-            while left > 0 {
-                let byte = UInt64(bytes[position >> 3])
-                let bitInByte = position & 7
-                let take = min(left, 8 - bitInByte)
-                let mask: UInt64 = (1 << UInt64(take)) - 1
-                value |= ((byte >> UInt64(bitInByte)) & mask) << UInt64(filled)
-                filled += take
-                left -= take
-                position += take
-            }
+        } else {
+            // Nine bytes: more than 56 bits starting inside a byte.
+            value = order == .msbFirst ? Self.gatherMSB(bytes, start: start, bitInByte: bitInByte, width: width)
+                : Self.gatherLSB(bytes, start: start, bitInByte: bitInByte, width: width)
         }
-        bitPosition = position
+        bitPosition += width
         return value
+    }
+
+    @usableFromInline
+    static func gatherMSB(_ bytes: [UInt8], start: Int, bitInByte: Int, width: Int) -> UInt64 {
+        var value: UInt64 = 0
+        var position = start * 8 + bitInByte
+        var left = width
+        while left > 0 {
+            let byte = UInt64(bytes[position >> 3])
+            let offsetInByte = position & 7
+            let take = min(left, 8 - offsetInByte)
+            let bits = (byte >> UInt64(8 - offsetInByte - take)) & ((1 << UInt64(take)) - 1)
+            value = value << UInt64(take) | bits
+            left -= take
+            position += take
+        }
+        return value
+    }
+
+    @usableFromInline
+    static func gatherLSB(_ bytes: [UInt8], start: Int, bitInByte: Int, width: Int) -> UInt64 {
+        var value: UInt64 = 0
+        var position = start * 8 + bitInByte
+        var filled = 0
+        while filled < width {
+            let byte = UInt64(bytes[position >> 3])
+            let offsetInByte = position & 7
+            let take = min(width - filled, 8 - offsetInByte)
+            value |= ((byte >> UInt64(offsetInByte)) & ((1 << UInt64(take)) - 1)) << UInt64(filled)
+            filled += take
+            position += take
+        }
+        return value
+    }
+
+    /// Reads a `width`-bit (1...64) unsigned integer: as whole bytes in `endianness` when the
+    /// cursor is aligned and `width` is a multiple of 8, else as bits in `order`. The flag
+    /// says whether it was read as bits.
+    @inlinable
+    @inline(__always)
+    public mutating func readInteger(width: Int, endianness: Endianness,
+                                     order: BitOrder) throws(ByteReadError) -> (value: UInt64, asBits: Bool) {
+        if width & 7 == 0, isAligned, endianness == .little {
+            return (try readUInt(byteCount: width >> 3, endianness: .little), false)
+        }
+        // Big-endian whole bytes read the same as most-significant-first bits.
+        let asBits = width & 7 != 0 || !isAligned
+        return (try readBits(width, order: asBits ? order : .msbFirst), asBits)
     }
 
     /// Reads an unsigned LEB128 varint (at most 10 bytes, value must fit 64 bits).
@@ -179,6 +228,7 @@ public struct ByteReader: Sendable {
     }
 
     /// Consumes `count` bytes and returns their range in ``bytes``.
+    @inlinable
     public mutating func readBytes(_ count: Int) throws(ByteReadError) -> Range<Int> {
         try requireAligned()
         try require(count)

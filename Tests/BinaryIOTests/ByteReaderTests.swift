@@ -102,3 +102,39 @@ import Testing
         #expect(throws: ByteReadError.missingTerminator(offset: 0, scanned: 3)) { try unterminated.readCString() }
     }
 }
+
+@Suite struct WideBitFieldTests {
+    @Test func readsSixtyFourBitsStartingInsideAByte() throws {
+        // 4 bits of padding, then 64 bits 0x0123456789ABCDEF, then 4 bits: nine bytes touched.
+        let bytes: [UInt8] = [0xA0, 0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF5]
+        var reader = ByteReader(bytes)
+        #expect(try reader.readBits(4, order: .msbFirst) == 0xA)
+        #expect(try reader.readBits(64, order: .msbFirst) == 0x0123_4567_89AB_CDEF)
+        #expect(try reader.readBits(4, order: .msbFirst) == 0x5)
+        var little = ByteReader([0x1F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01])
+        #expect(try little.readBits(4, order: .lsbFirst) == 0xF)
+        #expect(try little.readBits(64, order: .lsbFirst) == 0x1FFF_FFFF_FFFF_FFF1)
+    }
+
+    @Test func bitReadsAgreeWithABitByBitReference() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let bytes = (0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let skip = Int.random(in: 0..<8, using: &generator)
+            let width = Int.random(in: 1...64, using: &generator)
+            for order in [BitOrder.msbFirst, .lsbFirst] {
+                var reader = ByteReader(bytes)
+                _ = try reader.readBits(skip, order: order)
+                let value = try reader.readBits(width, order: order)
+                var expected: UInt64 = 0
+                for bit in 0..<width {
+                    let position = skip + bit
+                    let byte = bytes[position / 8]
+                    let set = order == .msbFirst ? (byte >> (7 - position % 8)) & 1 : (byte >> (position % 8)) & 1
+                    if order == .msbFirst { expected = expected << 1 | UInt64(set) } else { expected |= UInt64(set) << bit }
+                }
+                #expect(value == expected, "skip \(skip) width \(width) \(order)")
+            }
+        }
+    }
+}

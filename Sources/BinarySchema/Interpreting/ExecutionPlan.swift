@@ -19,6 +19,8 @@ final class ExecutionPlan: @unchecked Sendable {
         var size: Int32
         var constraintStart: Int32
         var constraintCount: Int32
+        /// An unconditional, unsized integer or enum field: the interpreter's fast path.
+        var isPlainInteger: Bool
     }
 
     enum TypeKind: UInt8 {
@@ -104,7 +106,8 @@ final class ExecutionPlan: @unchecked Sendable {
             // Reserve the struct's field rows first so they stay contiguous while their types are lowered.
             let start = builder.fields.count
             builder.fields.append(contentsOf: repeatElement(
-                FieldEntry(fieldID: 0, slot: 0, type: 0, condition: -1, size: -1, constraintStart: 0, constraintCount: 0),
+                FieldEntry(fieldID: 0, slot: 0, type: 0, condition: -1, size: -1, constraintStart: 0, constraintCount: 0,
+                           isPlainInteger: false),
                 count: structure.fields.count))
             for (offset, field) in structure.fields.enumerated() {
                 let constraintStart = Int32(builder.constraints.count)
@@ -113,10 +116,14 @@ final class ExecutionPlan: @unchecked Sendable {
                 if let format = field.displayFormat {
                     displayArguments[field.id] = format.arguments.map { builder.program($0) }
                 }
+                let type = builder.type(field.type)
+                let entry = builder.types[Int(type)]
+                let isPlain = field.condition == nil && field.size == nil && (entry.kind == .integer || entry.kind == .enumeration)
                 builder.fields[start + offset] = FieldEntry(
-                    fieldID: Int32(field.id), slot: Int32(field.slot), type: builder.type(field.type),
+                    fieldID: Int32(field.id), slot: Int32(field.slot), type: type,
                     condition: builder.program(field.condition), size: builder.program(field.size),
-                    constraintStart: constraintStart, constraintCount: Int32(constraintPrograms.count))
+                    constraintStart: constraintStart, constraintCount: Int32(constraintPrograms.count),
+                    isPlainInteger: isPlain)
             }
         }
         self.structs = Table(structs)

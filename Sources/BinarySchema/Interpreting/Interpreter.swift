@@ -29,6 +29,12 @@ public struct Interpreter {
     private var currentFrame: Int32 = -1
     private var currentElement: Int32 = -1
     private var depth = 0
+    /// The error being thrown up as ``Stop``; set by `failure`.
+    private var pendingError: DissectionError?
+
+    /// Thrown up the walk when it stops; the reason is in `pendingError`. Empty, so the
+    /// throwing calls of the hot path carry no payload.
+    private struct Stop: Error {}
 
     public init(schema: Schema, options: Options = Options()) {
         self.schema = schema
@@ -57,18 +63,19 @@ public struct Interpreter {
         currentFrame = -1
         currentElement = -1
         depth = 0
+        pendingError = nil
         do {
             _ = try parseStruct(Int32(root), fieldID: -1, parent: -1, arrayIndex: -1)
             return nil
         } catch {
-            return error
+            return pendingError
         }
     }
 
     // MARK: - Structs and fields
 
     private mutating func parseStruct(_ structID: Int32, fieldID: Int32, parent: Int32,
-                                      arrayIndex: Int32) throws(DissectionError) -> Int32 {
+                                      arrayIndex: Int32) throws(Stop) -> Int32 {
         let structure = plan.structs[structID]
         depth += 1
         defer { depth -= 1 }
@@ -93,7 +100,13 @@ public struct Interpreter {
         while fieldIndex < fieldEnd {
             let field = plan.fields[fieldIndex]
             fieldIndex += 1
-            guard let node = try parseField(field, parent: nodeIndex) else { continue }
+            let node: Int32
+            if field.isPlainInteger, let read = readPlainInteger(plan.types[field.type], fieldID: field.fieldID, parent: nodeIndex) {
+                node = read
+            } else {
+                guard let read = try parseField(field, parent: nodeIndex) else { continue }
+                node = read
+            }
             state.slots[slotBase + Int(field.slot)] = node
             var constraint = field.constraintStart
             while constraint < field.constraintStart + field.constraintCount {
@@ -107,7 +120,8 @@ public struct Interpreter {
         return nodeIndex
     }
 
-    private mutating func parseField(_ field: ExecutionPlan.FieldEntry, parent: Int32) throws(DissectionError) -> Int32? {
+    @inline(__always)
+    private mutating func parseField(_ field: ExecutionPlan.FieldEntry, parent: Int32) throws(Stop) -> Int32? {
         if field.condition >= 0 {
             let holds = try evaluate(field.condition, fieldID: field.fieldID, type: field.type, parent: parent, arrayIndex: -1)
             guard holds != 0 else { return nil }
@@ -131,7 +145,7 @@ public struct Interpreter {
 
     /// Checks that `length` bytes can be taken at the (aligned) cursor; returns the cursor's byte offset.
     private mutating func checkedExtent(_ length: Int64, fieldID: Int32, kind: NodeKind, parent: Int32,
-                                        arrayIndex: Int32) throws(DissectionError) -> Int {
+                                        arrayIndex: Int32) throws(Stop) -> Int {
         guard reader.isAligned else {
             throw failure(.misaligned(bitOffset: reader.bitPosition & 7), fieldID: fieldID, kind: kind, parent: parent,
                           arrayIndex: arrayIndex)
@@ -159,7 +173,7 @@ public struct Interpreter {
     // MARK: - Values
 
     private mutating func parseValue(_ typeIndex: Int32, fieldID: Int32, parent: Int32,
-                                     arrayIndex: Int32) throws(DissectionError) -> Int32 {
+                                     arrayIndex: Int32) throws(Stop) -> Int32 {
         let start = reader.bitPosition
         let type = plan.types[typeIndex]
         switch type.kind {
@@ -230,24 +244,39 @@ public struct Interpreter {
         }
     }
 
+    /// The fast path for most fields: an integer or enum with no condition or size. Nil when
+    /// the bytes are not there; the general path then reads it again and reports why.
+    @inline(__always)
+    private mutating func readPlainInteger(_ type: ExecutionPlan.TypeEntry, fieldID: Int32, parent: Int32) -> Int32? {
+        let start = reader.bitPosition
+        guard let (raw, asBits) = try? reader.readInteger(width: Int(type.bits), endianness: type.littleEndian ? .little : .big,
+                                                          order: type.lsbFirst ? .lsbFirst : .msbFirst) else {
+            reader.bitPosition = start
+            return nil
+        }
+        let value: FieldValue = type.isSigned ? .signed(ByteReader.signExtend(raw, width: Int(type.bits))) : .unsigned(raw)
+        let kind: NodeKind = type.kind == .enumeration ? .enumeration(enumID: type.target) : .integer
+        return appendLeaf(fieldID, kind, parent, -1, start, value, bitField: asBits)
+    }
+
     @inline(__always)
     private mutating func readInteger(_ type: ExecutionPlan.TypeEntry, fieldID: Int32, kind: NodeKind, parent: Int32,
-                                      arrayIndex: Int32) throws(DissectionError) -> (FieldValue, Bool) {
+                                      arrayIndex: Int32) throws(Stop) -> (FieldValue, Bool) {
         let bits = Int(type.bits)
-        let wholeBytes = bits & 7 == 0 && reader.isAligned
         let raw: UInt64
+        let asBits: Bool
         do {
-            raw = wholeBytes ? try reader.readUInt(byteCount: bits >> 3, endianness: type.littleEndian ? .little : .big)
-                : try reader.readBits(bits, order: type.lsbFirst ? .lsbFirst : .msbFirst)
+            (raw, asBits) = try reader.readInteger(width: bits, endianness: type.littleEndian ? .little : .big,
+                                                   order: type.lsbFirst ? .lsbFirst : .msbFirst)
         } catch {
             throw failure(error, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
         }
         let value: FieldValue = type.isSigned ? .signed(ByteReader.signExtend(raw, width: bits)) : .unsigned(raw)
-        return (value, !wholeBytes)
+        return (value, asBits)
     }
 
     private mutating func choose(_ switchIndex: Int32, typeIndex: Int32, fieldID: Int32, parent: Int32,
-                                 arrayIndex: Int32) throws(DissectionError) -> Int32 {
+                                 arrayIndex: Int32) throws(Stop) -> Int32 {
         let entry = plan.switches[switchIndex]
         let caseEnd = entry.caseStart + entry.caseCount
         if entry.subject >= 0 {
@@ -275,7 +304,7 @@ public struct Interpreter {
     }
 
     private mutating func parseArray(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
-                                     arrayIndex: Int32) throws(DissectionError) -> Int32 {
+                                     arrayIndex: Int32) throws(Stop) -> Int32 {
         var count: Int64 = -1
         if type.extentKind == .expression {
             count = try evaluate(type.extent, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
@@ -322,7 +351,7 @@ public struct Interpreter {
 
     // MARK: - DNS names
 
-    private mutating func parseDNSName(fieldID: Int32, parent: Int32, arrayIndex: Int32) throws(DissectionError) -> Int32 {
+    private mutating func parseDNSName(fieldID: Int32, parent: Int32, arrayIndex: Int32) throws(Stop) -> Int32 {
         guard reader.isAligned else {
             throw failure(.misaligned(bitOffset: reader.bitPosition & 7), fieldID: fieldID, kind: .dnsName, parent: parent,
                           arrayIndex: arrayIndex)
@@ -348,7 +377,7 @@ public struct Interpreter {
         var name: [UInt8] = []
         var wireLength = 0
         var visited: [Int] = []
-        func fail(_ kind: DissectionError.Kind, _ interpreter: inout Interpreter) -> DissectionError {
+        func fail(_ kind: DissectionError.Kind, _ interpreter: inout Interpreter) -> Stop {
             let end = inPlaceEnd ?? min(position, scopeLimit)
             return interpreter.failure(kind, fieldID: fieldID, kind: .dnsName, parent: parent, arrayIndex: arrayIndex,
                                        length: max(0, end - start))
@@ -437,7 +466,7 @@ public struct Interpreter {
     /// Runs a read on the reader, turning a read error into a failure node for the field.
     @inline(__always)
     private mutating func read<Value>(_ fieldID: Int32, _ kind: NodeKind, _ parent: Int32, _ arrayIndex: Int32,
-                                      _ body: (inout ByteReader) throws(ByteReadError) -> Value) throws(DissectionError) -> Value {
+                                      _ body: (inout ByteReader) throws(ByteReadError) -> Value) throws(Stop) -> Value {
         do {
             return try body(&reader)
         } catch {
@@ -447,7 +476,7 @@ public struct Interpreter {
 
     /// The failure for a read error, as a node spanning the bytes the field could see.
     private mutating func failure(_ error: ByteReadError, fieldID: Int32, kind: NodeKind, parent: Int32,
-                                  arrayIndex: Int32) -> DissectionError {
+                                  arrayIndex: Int32) -> Stop {
         let kindOfFailure: DissectionError.Kind
         var length = 0
         switch error {
@@ -470,7 +499,7 @@ public struct Interpreter {
 
     /// Appends a node for a field that failed at the cursor, spanning `length` bytes it could see, and returns the error.
     private mutating func failure(_ kind: DissectionError.Kind, fieldID: Int32, kind nodeKind: NodeKind, parent: Int32,
-                                  arrayIndex: Int32, length: Int = 0) -> DissectionError {
+                                  arrayIndex: Int32, length: Int = 0) -> Stop {
         let start = reader.bitPosition
         let end = min(start + max(0, length) * 8, max(start, reader.limit * 8))
         let index = Int32(state.nodeCount)
@@ -480,12 +509,13 @@ public struct Interpreter {
         return failure(at: index, kind)
     }
 
-    /// The error for a failure at an existing node.
-    private func failure(at node: Int32, _ kind: DissectionError.Kind) -> DissectionError {
+    /// Records the error for a failure at an existing node and returns what to throw.
+    private mutating func failure(at node: Int32, _ kind: DissectionError.Kind) -> Stop {
         let entry = state.nodes[Int(node)]
         let view = Dissection(schema: schema, bytes: reader.bytes, store: state, error: nil)
-        return DissectionError(kind: kind, path: view.path(of: Int(node)), offset: entry.bitStart >> 3,
-                               bitOffset: entry.bitStart & 7, node: Int(node))
+        pendingError = DissectionError(kind: kind, path: view.path(of: Int(node)), offset: entry.bitStart >> 3,
+                                       bitOffset: entry.bitStart & 7, node: Int(node))
+        return Stop()
     }
 
     // MARK: - Expressions
@@ -493,7 +523,7 @@ public struct Interpreter {
     /// Evaluates program `program` for a field not yet read; a failure is recorded as a node for that field.
     @inline(__always)
     private mutating func evaluate(_ program: Int32, fieldID: Int32, type: Int32, parent: Int32,
-                                   arrayIndex: Int32) throws(DissectionError) -> Int64 {
+                                   arrayIndex: Int32) throws(Stop) -> Int64 {
         do {
             return try Evaluator.run(plan.operations(of: program), in: &self)
         } catch {
@@ -503,7 +533,7 @@ public struct Interpreter {
     }
 
     /// Evaluates a program about a node already read (constraints, `until`).
-    private mutating func evaluate(_ program: Int32, for node: Int32) throws(DissectionError) -> Int64 {
+    private mutating func evaluate(_ program: Int32, for node: Int32) throws(Stop) -> Int64 {
         do {
             return try Evaluator.run(plan.operations(of: program), in: &self)
         } catch {
@@ -530,9 +560,26 @@ public struct Interpreter {
 extension Interpreter: EvaluationContext {
     @inline(__always)
     mutating func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
-        guard let frame = state.frame(currentFrame) else { throw .noEnclosingStruct("field") }
-        guard let node = state.slotNode(frame, slot) else { throw .absentField(fieldName(frame, slot)) }
-        return try state.integerValue(of: node, fieldName(frame, slot))
+        if let frame = state.frame(currentFrame), let node = state.slotNode(frame, slot) {
+            switch state.nodes[Int(node)].value {
+            case .unsigned(let value) where value <= UInt64(Int64.max): return Int64(value)
+            case .signed(let value): return value
+            case .boolean(let value): return value ? 1 : 0
+            default: break
+            }
+        }
+        throw slotFailure(slot)
+    }
+
+    /// Why a slot could not be loaded: no struct, an absent field, or a value past Int64.
+    @inline(never)
+    private func slotFailure(_ slot: Int32) -> EvaluationFailure {
+        guard let frame = state.frame(currentFrame) else { return .noEnclosingStruct("field") }
+        let fields = schema.structs[Int(frame.structID)].fields
+        let name = fields.indices.contains(Int(slot)) ? fields[Int(slot)].name : "field"
+        guard let node = state.slotNode(frame, slot) else { return .absentField(name) }
+        if case .unsigned = state.nodes[Int(node)].value { return .overflow }
+        return .absentField(name)
     }
 
     mutating func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
@@ -555,10 +602,6 @@ extension Interpreter: EvaluationContext {
         return Int64(reader.bytes[reader.offset + Int(distance)])
     }
 
-    private func fieldName(_ frame: Frame, _ slot: Int32) -> String {
-        let fields = schema.structs[Int(frame.structID)].fields
-        return fields.indices.contains(Int(slot)) ? fields[Int(slot)].name : "field"
-    }
 }
 
 extension String {
