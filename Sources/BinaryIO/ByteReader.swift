@@ -197,6 +197,30 @@ public struct ByteReader: Sendable {
         return (try readBits(width, order: asBits ? order : .msbFirst), asBits)
     }
 
+    /// The common case of ``readInteger(width:endianness:order:)`` in one unaligned 8-byte
+    /// load and two shifts, with no loop: nil when it does not apply (within 8 bytes of the
+    /// buffer's end, `lsbFirst` bits, or more bits than the scope holds), and the cursor is
+    /// then unchanged.
+    @inlinable
+    @inline(__always)
+    public mutating func readIntegerFast(width: Int, littleEndian: Bool, lsbFirst: Bool) -> (value: UInt64, asBits: Bool)? {
+        let position = bitPosition
+        let byte = position >> 3
+        let shift = position & 7
+        let asBits = shift != 0 || width & 7 != 0
+        guard width > 0, width + shift <= 64, position + width <= limit &* 8, byte >= 0, byte + 8 <= bytes.count,
+              !(asBits && lsbFirst) else { return nil }
+        let window = bytes.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: byte, as: UInt64.self)) }
+        let mostSignificantFirst = (window &<< UInt64(shift)) &>> UInt64(64 - width)
+        bitPosition = position + width
+        if littleEndian, !asBits {
+            // Swapped, the first bytes are the low ones: keep the low `width` bits.
+            let mask: UInt64 = width == 64 ? .max : (1 &<< UInt64(width)) &- 1
+            return (window.byteSwapped & mask, false)
+        }
+        return (mostSignificantFirst, asBits)
+    }
+
     /// Reads an unsigned LEB128 varint (at most 10 bytes, value must fit 64 bits).
     public mutating func readVarint() throws(ByteReadError) -> UInt64 {
         try requireAligned()

@@ -138,3 +138,37 @@ import Testing
         }
     }
 }
+
+@Suite struct FastIntegerTests {
+    @Test func fastPathAgreesWithTheGeneralRead() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let bytes = (0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let skip = Int.random(in: 0..<64, using: &generator)
+            let width = Int.random(in: 1...64, using: &generator)
+            let littleEndian = Bool.random(using: &generator)
+            let lsbFirst = Bool.random(using: &generator)
+            var fast = ByteReader(bytes)
+            var general = ByteReader(bytes)
+            fast.bitPosition = skip
+            general.bitPosition = skip
+            guard let quick = fast.readIntegerFast(width: width, littleEndian: littleEndian, lsbFirst: lsbFirst) else {
+                #expect(fast.bitPosition == skip, "a declined fast read leaves the cursor")
+                continue
+            }
+            let expected = try general.readInteger(width: width, endianness: littleEndian ? .little : .big,
+                                                   order: lsbFirst ? .lsbFirst : .msbFirst)
+            #expect(quick.value == expected.value && quick.asBits == expected.asBits,
+                    "skip \(skip) width \(width) little \(littleEndian) lsb \(lsbFirst)")
+            #expect(fast.bitPosition == general.bitPosition)
+        }
+    }
+
+    @Test func fastPathDeclinesNearTheEndAndPastTheScope() {
+        var nearEnd = ByteReader([1, 2, 3, 4])
+        #expect(nearEnd.readIntegerFast(width: 8, littleEndian: false, lsbFirst: false) == nil)
+        var scoped = ByteReader(Array(repeating: 0xFF, count: 16))
+        scoped.limit = 1
+        #expect(scoped.readIntegerFast(width: 16, littleEndian: false, lsbFirst: false) == nil)
+    }
+}

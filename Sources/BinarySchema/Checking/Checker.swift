@@ -882,7 +882,7 @@ struct ProgramBuilder {
     mutating func emit(_ operation: Program.Operation) {
         operations.append(operation)
         switch operation {
-        case .constant, .loadSlot, .load, .length, .remaining, .offset:
+        case .constant, .loadSlot, .load, .length, .remaining, .offset, .compareSlot:
             depth += 1
         case .negate, .logicalNot, .bitwiseNot, .jump, .peek:
             break

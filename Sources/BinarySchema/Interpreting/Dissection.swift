@@ -396,6 +396,8 @@ private struct DisplayContext: EvaluationContext {
         return try state.integerValue(of: node, "field")
     }
 
+    func constant(_ index: Int32) -> Int64 { plan.constants[index] }
+
     func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
         try state.integerValue(of: try state.resolve(reference, plan: plan, frame: frame, element: -1), "field")
     }

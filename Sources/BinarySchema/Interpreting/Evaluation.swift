@@ -24,6 +24,8 @@ enum EvaluationFailure: Error, Sendable {
 /// What a program needs from its surroundings: field values, lengths and the cursor.
 protocol EvaluationContext {
     mutating func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64
+    /// The constant of a fused comparison.
+    func constant(_ index: Int32) -> Int64
     /// `reference` indexes the references of the operations being run.
     mutating func load(_ reference: Int32) throws(EvaluationFailure) -> Int64
     mutating func length(_ reference: Int32) throws(EvaluationFailure) -> Int64
@@ -35,6 +37,7 @@ protocol EvaluationContext {
 /// The context of constant expressions in declarations: nothing to read.
 struct ConstantContext: EvaluationContext {
     func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
+    func constant(_ index: Int32) -> Int64 { 0 }
     func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
     func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
     var remainingBytes: Int64 { 0 }
@@ -54,6 +57,8 @@ enum Evaluator {
             switch operations[0] {
             case .constant(let value): return value
             case .loadSlot(let slot): return try context.loadSlot(slot)
+            case .compareSlot(let comparison, let slot, let constant):
+                return comparison.holds(try context.loadSlot(slot), context.constant(constant)) ? 1 : 0
             default: break
             }
         case 3:
@@ -94,6 +99,8 @@ enum Evaluator {
             case .loadSlot(let slot): value = try context.loadSlot(slot)
             case .load(let reference): value = try context.load(reference)
             case .length(let reference): value = try context.length(reference)
+            case .compareSlot(let comparison, let slot, let constant):
+                value = comparison.holds(try context.loadSlot(slot), context.constant(constant)) ? 1 : 0
             case .remaining: value = context.remainingBytes
             case .offset: value = context.currentOffset
             case .jump(let target):

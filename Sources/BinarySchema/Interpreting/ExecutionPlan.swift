@@ -90,6 +90,8 @@ final class ExecutionPlan: @unchecked Sendable {
     let references: Table<ReferenceEntry>
     let referenceSlots: Table<Int32>
     let parentSlots: Table<ParentSlot>
+    /// Constants of fused comparisons.
+    let constants: Table<Int64>
     /// Program indices of each field's `@display` arguments, by field ID (cold: used when rendering).
     let displayArguments: [Int: [Int32]]
     /// Cold data for messages.
@@ -137,6 +139,7 @@ final class ExecutionPlan: @unchecked Sendable {
         references = Table(builder.references)
         referenceSlots = Table(builder.referenceSlots)
         parentSlots = Table(builder.parentSlots)
+        constants = Table(builder.constants)
         self.displayArguments = displayArguments
         programTexts = builder.programTexts
         referenceTexts = builder.referenceTexts
@@ -154,6 +157,7 @@ final class ExecutionPlan: @unchecked Sendable {
         references.free()
         referenceSlots.free()
         parentSlots.free()
+        constants.free()
     }
 
     /// The operations of program `index`.
@@ -174,6 +178,7 @@ final class ExecutionPlan: @unchecked Sendable {
         var references: [ReferenceEntry] = []
         var referenceSlots: [Int32] = []
         var parentSlots: [ParentSlot] = []
+        var constants: [Int64] = []
         var programTexts: [String] = []
         var referenceTexts: [String] = []
         var programIndex: [ObjectIdentifier: Int32] = [:]
@@ -200,19 +205,58 @@ final class ExecutionPlan: @unchecked Sendable {
                 referenceTexts.append(reference.text)
             }
             let start = Int32(operations.count)
-            for operation in program.operations {
+            let lowered = fuseComparisons(program.operations.map { operation in
                 switch operation {
-                case .load(let local): operations.append(.load(referenceBase + local))
-                case .length(let local): operations.append(.length(referenceBase + local))
-                case .jump(let target): operations.append(.jump(target))
-                default: operations.append(operation)
+                case .load(let local): return .load(referenceBase + local)
+                case .length(let local): return .length(referenceBase + local)
+                default: return operation
                 }
-            }
+            })
+            operations.append(contentsOf: lowered)
             let index = Int32(programs.count)
-            programs.append(ProgramEntry(operationStart: start, operationCount: Int32(program.operations.count)))
+            programs.append(ProgramEntry(operationStart: start, operationCount: Int32(lowered.count)))
             programTexts.append(program.text)
             programIndex[ObjectIdentifier(program)] = index
             return index
+        }
+
+        /// Replaces each `loadSlot, constant, compare` that no jump lands inside with one
+        /// `compareSlot`, and renumbers jump targets to match.
+        mutating func fuseComparisons(_ input: [Program.Operation]) -> [Program.Operation] {
+            var targets: Set<Int> = []
+            for operation in input {
+                switch operation {
+                case .jump(let target), .jumpIfZero(let target), .jumpIfNonZero(let target): targets.insert(Int(target))
+                default: break
+                }
+            }
+            var output: [Program.Operation] = []
+            var newIndex: [Int] = Array(repeating: 0, count: input.count + 1)
+            var index = 0
+            while index < input.count {
+                newIndex[index] = output.count
+                if index + 2 < input.count, !targets.contains(index + 1), !targets.contains(index + 2),
+                   case .loadSlot(let slot) = input[index], case .constant(let value) = input[index + 1],
+                   let comparison = Program.Comparison(input[index + 2]) {
+                    constants.append(value)
+                    output.append(.compareSlot(comparison, slot: slot, constant: Int32(constants.count - 1)))
+                    newIndex[index + 1] = output.count - 1
+                    newIndex[index + 2] = output.count - 1
+                    index += 3
+                    continue
+                }
+                output.append(input[index])
+                index += 1
+            }
+            newIndex[input.count] = output.count
+            return output.map { operation in
+                switch operation {
+                case .jump(let target): return .jump(Int32(newIndex[Int(target)]))
+                case .jumpIfZero(let target): return .jumpIfZero(Int32(newIndex[Int(target)]))
+                case .jumpIfNonZero(let target): return .jumpIfNonZero(Int32(newIndex[Int(target)]))
+                default: return operation
+                }
+            }
         }
 
         mutating func type(_ type: FieldType) -> Int32 {

@@ -249,8 +249,14 @@ public struct Interpreter {
     @inline(__always)
     private mutating func readPlainInteger(_ type: ExecutionPlan.TypeEntry, fieldID: Int32, parent: Int32) -> Int32? {
         let start = reader.bitPosition
-        guard let (raw, asBits) = try? reader.readInteger(width: Int(type.bits), endianness: type.littleEndian ? .little : .big,
-                                                          order: type.lsbFirst ? .lsbFirst : .msbFirst) else {
+        let raw: UInt64
+        let asBits: Bool
+        if let fast = reader.readIntegerFast(width: Int(type.bits), littleEndian: type.littleEndian, lsbFirst: type.lsbFirst) {
+            (raw, asBits) = fast
+        } else if let read = try? reader.readInteger(width: Int(type.bits), endianness: type.littleEndian ? .little : .big,
+                                                    order: type.lsbFirst ? .lsbFirst : .msbFirst) {
+            (raw, asBits) = read
+        } else {
             reader.bitPosition = start
             return nil
         }
@@ -581,6 +587,9 @@ extension Interpreter: EvaluationContext {
         if case .unsigned = state.nodes[Int(node)].value { return .overflow }
         return .absentField(name)
     }
+
+    @inline(__always)
+    func constant(_ index: Int32) -> Int64 { plan.constants[index] }
 
     mutating func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
         let node = try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement)

@@ -24,6 +24,37 @@ public final class Program: Sendable {
         /// Pop; jump to the operation at the index when the popped value is not zero.
         case jumpIfNonZero(Int32)
         case jump(Int32)
+        /// Push `slot OP constants[constant]`: a fused `loadSlot, constant, compare`, made
+        /// when a schema is lowered for the interpreter.
+        case compareSlot(Comparison, slot: Int32, constant: Int32)
+    }
+
+    enum Comparison: UInt8, Sendable {
+        case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+
+        init?(_ operation: Operation) {
+            switch operation {
+            case .equal: self = .equal
+            case .notEqual: self = .notEqual
+            case .less: self = .less
+            case .lessOrEqual: self = .lessOrEqual
+            case .greater: self = .greater
+            case .greaterOrEqual: self = .greaterOrEqual
+            default: return nil
+            }
+        }
+
+        @inline(__always)
+        func holds(_ left: Int64, _ right: Int64) -> Bool {
+            switch self {
+            case .equal: return left == right
+            case .notEqual: return left != right
+            case .less: return left < right
+            case .lessOrEqual: return left <= right
+            case .greater: return left > right
+            case .greaterOrEqual: return left >= right
+            }
+        }
     }
 
     let operations: [Operation]
