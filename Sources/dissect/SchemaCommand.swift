@@ -24,7 +24,7 @@ struct SchemaCommand: ParsableCommand {
 
         func run() throws {
             do {
-                let schema = try SchemaLoader.load(paths: files)
+                let schema = try SchemaLoader.load(paths: files, importDirectories: [SchemaLoader.bundledDirectory])
                 print("ok: \(schema.structs.count) structs, \(schema.enums.count) enums")
             } catch {
                 printError(error.description)

@@ -16,7 +16,7 @@ struct SchemaOptions: ParsableArguments {
         let paths = (noBundled ? [] : [SchemaLoader.bundledDirectory]) + schemaPaths
         guard !paths.isEmpty else { throw ValidationError("--no-bundled needs at least one --schema") }
         do {
-            return try SchemaLoader.load(paths: paths)
+            return try SchemaLoader.load(paths: paths, importDirectories: [SchemaLoader.bundledDirectory])
         } catch {
             printError(error.description)
             throw ExitCode(1)

@@ -88,4 +88,20 @@ import Testing
         #expect(badRoot.status != 0)
         #expect(badRoot.error.contains("no struct named 'Nope'"))
     }
+
+    @Test func userSchemasImportBundledOnesByName() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("user-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("wrapped.schema")
+        try "import \"ethernet.schema\"\nstruct Wrapped {\n  magic: u16 == 0xBEEF @hex\n  frame: Ethernet\n}\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let result = try run(["hex", "--schema", file.path, "--root", "Wrapped",
+                              "beef ffffffffffff 001122334455 0806"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("Wrapped.magic                   0xbeef"))
+        #expect(result.output.contains("eth.type                        arp (0x0806)"))
+        let check = try run(["schema", "check", file.path])
+        #expect(check.status == 0, "\(check.error)")
+    }
 }

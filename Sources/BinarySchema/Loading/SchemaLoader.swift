@@ -3,8 +3,9 @@ import Foundation
 /// Loads schema files (and the files they import) into one checked ``Schema``.
 public enum SchemaLoader {
     /// Loads the given files and directories (every `*.schema` directly inside a directory).
-    /// Throws ``SchemaErrors`` listing every error of every file.
-    public static func load(paths: [String]) throws(SchemaErrors) -> Schema {
+    /// An import not found next to the importing file is looked up in `importDirectories`
+    /// in turn. Throws ``SchemaErrors`` listing every error of every file.
+    public static func load(paths: [String], importDirectories: [String] = []) throws(SchemaErrors) -> Schema {
         var files: [String] = []
         var diagnostics: [Diagnostic] = []
         for path in paths {
@@ -22,6 +23,7 @@ public enum SchemaLoader {
             }
         }
         var session = LoadSession(read: { path in try? String(contentsOfFile: path, encoding: .utf8) })
+        session.importDirectories = importDirectories
         return try session.load(files, earlierDiagnostics: diagnostics)
     }
 
@@ -50,6 +52,7 @@ public enum SchemaLoader {
 /// One load: reads files, follows imports, finds import cycles, then checks everything together.
 private struct LoadSession {
     let read: (String) -> String?
+    var importDirectories: [String] = []
     var parsed: [FileSyntax] = []
     var indexByPath: [String: Int] = [:]
     var imports: [[(target: Int, syntax: ImportSyntax)]] = []
@@ -95,7 +98,12 @@ private struct LoadSession {
         indexByPath[key] = index
         let directory = (path as NSString).deletingLastPathComponent
         for entry in syntax.imports {
-            let target = entry.path.hasPrefix("/") ? entry.path : (directory as NSString).appendingPathComponent(entry.path)
+            var target = entry.path.hasPrefix("/") ? entry.path : (directory as NSString).appendingPathComponent(entry.path)
+            if !entry.path.hasPrefix("/"), read(target) == nil,
+               let found = importDirectories.map({ ($0 as NSString).appendingPathComponent(entry.path) })
+                .first(where: { read($0) != nil }) {
+                target = found
+            }
             if let imported = loadFile(target, from: (entry.location, source)) { imports[index].append((imported, entry)) }
         }
         return index

@@ -10,11 +10,9 @@ public struct FieldListRenderer {
         let errorNode = dissection.error?.node
         for index in dissection.nodes.indices {
             let node = dissection.nodes[index]
-            var location = pad(hex(node.byteOffset), 8)
-            if node.isBitField {
-                location = pad("\(hex(node.byteOffset)).\(node.bitStart & 7)", 8)
-            }
-            let length = node.isBitField ? "\(node.bitWidth)b" : String(node.byteLength)
+            let inBits = node.isBitField || node.bitStart & 7 != 0 || node.bitEnd & 7 != 0
+            let location = pad(inBits ? "\(hex(node.byteOffset)).\(node.bitStart & 7)" : hex(node.byteOffset), 8)
+            let length = inBits ? "\(node.bitWidth)b" : String(node.byteLength)
             var value: String
             if index == errorNode, let error = dissection.error {
                 value = "✗ \(error)"
