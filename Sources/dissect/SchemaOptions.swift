@@ -1,5 +1,6 @@
 import ArgumentParser
 import BinarySchema
+import Foundation
 
 /// Options shared by every command that needs schemas.
 struct SchemaOptions: ParsableArguments {
@@ -24,13 +25,7 @@ struct SchemaOptions: ParsableArguments {
     }
 }
 
+/// Writes a line to standard error.
 func printError(_ text: String) {
-    var standardError = StandardError()
-    print(text, to: &standardError)
-}
-
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        FileHandleOutput.standardError(string)
-    }
+    FileHandle.standardError.write(Data((text + "\n").utf8))
 }

@@ -115,6 +115,11 @@ import Testing
         }
     }
 
+    @Test func aliasThatRefersToItself() {
+        let found = diagnostics("typealias Loop = Loop[2]\nstruct Main { a: Loop }")
+        #expect(found.contains { $0.kind == .infiniteRecursion && $0.message == "typealias 'Loop' refers to itself" })
+    }
+
     @Test func byteFieldInsideAByteIsMisaligned() throws {
         let diagnostic = try #require(only("struct Main { a: u4  b: bytes[2] }"))
         #expect(diagnostic.kind == .misaligned)

@@ -218,6 +218,9 @@ import Testing
         #expect(try dissect(schema, [3, 0xAB]).display("Main.value") == "ab")
         let noDefault = try dissect("struct Main { k: u8  v: switch k { 1 => u8 } }", [5, 0])
         #expect(noDefault.error?.kind == .noMatchingCase(5))
+        let noCondition = try dissect("struct Main { k: u8  v: switch { k == 1 => u8 } }", [5, 0])
+        #expect(noCondition.error?.kind == .noMatchingCase(nil))
+        #expect(noCondition.error?.description == "no matching case: Main.v at offset 1: none of the switch's conditions holds")
     }
 
     @Test func switchWithoutSubjectTakesTheFirstCaseThatHolds() throws {

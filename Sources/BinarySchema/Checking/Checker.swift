@@ -131,7 +131,8 @@ struct Checker {
         }
     }
 
-    private func shallowType(_ type: TypeSyntax, file: Int) -> ValueType {
+    /// `expanding`: aliases being expanded on the way here, so one that refers to itself ends.
+    private func shallowType(_ type: TypeSyntax, file: Int, expanding: Set<Int> = []) -> ValueType {
         switch type {
         case .named(let name, _):
             if let builtin = BuiltinType.parse(name) { return builtin.valueType }
@@ -139,10 +140,8 @@ struct Checker {
             case .structure(let id)?: return .structure(id, name: name)
             case .enumeration(let id)?: return .enumeration(id, name: name)
             case .alias(let id)?:
-                guard !expandingAliases.contains(id) else { return .invalid }
-                var copy = self
-                copy.expandingAliases.insert(id)
-                return copy.shallowType(aliasSyntax[id].syntax.type, file: file)
+                guard !expanding.contains(id) else { return .invalid }
+                return shallowType(aliasSyntax[id].syntax.type, file: file, expanding: expanding.union([id]))
             case nil: return .invalid
             }
         case .subscripted(let base, _, _):
@@ -150,27 +149,25 @@ struct Checker {
                 if name == "bytes" { return .bytes }
                 if name == "string" { return .string }
             }
-            return .array(shallowType(base, file: file))
+            return .array(shallowType(base, file: file, expanding: expanding))
         case .switchOn:
             return .varying
         }
     }
 
-    private func containedStructs(_ type: TypeSyntax, file: Int) -> [Int] {
+    private func containedStructs(_ type: TypeSyntax, file: Int, expanding: Set<Int> = []) -> [Int] {
         switch type {
         case .named(let name, _):
             switch lookup(name, file: file)?.declaration {
             case .structure(let id)?: return [id]
-            case .alias(let id)? where !expandingAliases.contains(id):
-                var copy = self
-                copy.expandingAliases.insert(id)
-                return copy.containedStructs(aliasSyntax[id].syntax.type, file: file)
+            case .alias(let id)? where !expanding.contains(id):
+                return containedStructs(aliasSyntax[id].syntax.type, file: file, expanding: expanding.union([id]))
             default: return []
             }
         case .subscripted(let base, _, _):
-            return containedStructs(base, file: file)
+            return containedStructs(base, file: file, expanding: expanding)
         case .switchOn(_, let cases, _):
-            return cases.flatMap { containedStructs($0.type, file: file) }
+            return cases.flatMap { containedStructs($0.type, file: file, expanding: expanding) }
         }
     }
 

@@ -34,8 +34,9 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case absentField(String)
         /// `parent.x` used where there is no enclosing struct.
         case noEnclosingStruct(String)
-        /// A switch with no `_` case met a value none of its cases match.
-        case noMatchingCase(Int64)
+        /// A switch with no `_` case met a value none of its cases match (nil: a switch
+        /// without subject, none of whose conditions held).
+        case noMatchingCase(Int64?)
         /// An array element consumed no bytes, so the array could not end.
         case emptyElement(index: Int)
     }
@@ -116,8 +117,10 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
             return "absent field: \(path) at \(at) needs '\(name)', which is not present"
         case .noEnclosingStruct(let name):
             return "no enclosing struct: \(path) at \(at) refers to '\(name)'"
-        case .noMatchingCase(let value):
+        case .noMatchingCase(let value?):
             return "no matching case: \(path) at \(at) has no case for \(value)"
+        case .noMatchingCase(nil):
+            return "no matching case: \(path) at \(at): none of the switch's conditions holds"
         case .emptyElement(let index):
             return "empty array element: \(path)[\(index)] at \(at) consumed no bytes"
         }

@@ -306,7 +306,7 @@ public struct Interpreter {
             index += 1
         }
         if entry.defaultType >= 0 { return entry.defaultType }
-        throw failure(.noMatchingCase(1), fieldID: fieldID, kind: .bytes, parent: parent, arrayIndex: arrayIndex)
+        throw failure(.noMatchingCase(nil), fieldID: fieldID, kind: .bytes, parent: parent, arrayIndex: arrayIndex)
     }
 
     private mutating func parseArray(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
