@@ -311,6 +311,23 @@ import Testing
         #expect(try result.at("Main.v").byteLength == 1)
     }
 
+    @Test(arguments: [(UInt8(1), true, false), (2, false, true), (3, true, true), (7, false, false)])
+    func comparisonsJoinedByAndAndOr(value: UInt8, eitherOneOrThree: Bool, betweenTwoAndSix: Bool) throws {
+        let schema = """
+            struct Main {
+              a: u8
+              x: u8 if a == 1 || a == 3
+              y: u8 if a >= 2 && a < 7
+              z: u8 if !(a == 1 || a == 3)
+            }
+            """
+        let result = try dissect(schema, [value, 0, 0, 0])
+        #expect(result.error == nil)
+        #expect((result.node(at: "Main.x") != nil) == eitherOneOrThree)
+        #expect((result.node(at: "Main.y") != nil) == betweenTwoAndSix)
+        #expect((result.node(at: "Main.z") != nil) == !eitherOneOrThree)
+    }
+
     @Test func shortCircuitLogicSkipsTheRightSide() throws {
         // Without short-circuit, 10 / a would divide by zero.
         let result = try dissect("struct Main { a: u8  b: u8 if a != 0 && 10 / a > 1 }", [0, 9])

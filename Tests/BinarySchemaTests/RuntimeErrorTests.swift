@@ -59,6 +59,16 @@ import Testing
         #expect(result.nodes.count < 5, "no element was read")
     }
 
+    @Test func fieldLimitBoundsTheNodesOfOneWalk() throws {
+        let schema = try SchemaLoader.load(text: "struct Main { bits: u1[..] }")
+        var options = Interpreter.Options()
+        options.fieldLimit = 100
+        var interpreter = Interpreter(schema: schema, options: options)
+        let result = interpreter.dissect(Array(repeating: 0xFF, count: 64), root: try #require(schema.structType(named: "Main")))
+        #expect(result.error?.kind == .fieldLimit(100))
+        #expect(result.nodes.count <= 102)
+    }
+
     @Test func recursionDepthLimit() throws {
         let schema = "struct Main { kind: u8  inner: switch kind { 1 => Main  _ => u8 } }"
         let deep = try dissect(schema, Array(repeating: 1, count: 200))

@@ -39,6 +39,8 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case noMatchingCase(Int64?)
         /// An array element consumed no bytes, so the array could not end.
         case emptyElement(index: Int)
+        /// The walk reached the interpreter's limit on recorded fields.
+        case fieldLimit(Int)
     }
 
     public let kind: Kind
@@ -74,6 +76,7 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case .noEnclosingStruct: return "no_enclosing_struct"
         case .noMatchingCase: return "no_matching_case"
         case .emptyElement: return "empty_element"
+        case .fieldLimit: return "field_limit"
         }
     }
 
@@ -123,6 +126,8 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
             return "no matching case: \(path) at \(at): none of the switch's conditions holds"
         case .emptyElement(let index):
             return "empty array element: \(path)[\(index)] at \(at) consumed no bytes"
+        case .fieldLimit(let limit):
+            return "field limit: \(path) at \(at) would be field \(limit + 1); the walk records at most \(limit)"
         }
     }
 }

@@ -66,6 +66,24 @@ enum Evaluator {
             if let left = try operand(operations[0], &context), let right = try operand(operations[1], &context) {
                 return try binary(operations[2], left, right)
             }
+        case 5:
+            // `a == 1 && b != 2` and `a < 1 || a > 9`: two fused comparisons joined by a short circuit.
+            if case .compareSlot(let firstComparison, let firstSlot, let firstConstant) = operations[0],
+               case .compareSlot(let secondComparison, let secondSlot, let secondConstant) = operations[2],
+               case .jump = operations[3], case .constant(let shortCircuitValue) = operations[4] {
+                let first = firstComparison.holds(try context.loadSlot(firstSlot), context.constant(firstConstant))
+                switch operations[1] {
+                case .jumpIfZero where shortCircuitValue == 0:
+                    guard first else { return 0 }
+                case .jumpIfNonZero where shortCircuitValue == 1:
+                    if first { return 1 }
+                default:
+                    return try withUnsafeTemporaryAllocation(of: Int64.self, capacity: stackSize) { stack throws(EvaluationFailure) in
+                        try runStack(operations, stack: stack, in: &context)
+                    }
+                }
+                return secondComparison.holds(try context.loadSlot(secondSlot), context.constant(secondConstant)) ? 1 : 0
+            }
         default:
             break
         }

@@ -16,6 +16,9 @@ public struct Interpreter {
         public var depthLimit: Int = 64
         /// Most DNS compression pointers followed for one name, default 64.
         public var pointerLimit: Int = 64
+        /// Most fields one walk records, default 4M (256 MB of nodes); bounds memory on
+        /// inputs of millions of tiny fields and keeps node indices within `Int32`.
+        public var fieldLimit: Int = 1 << 22
 
         public init() {}
     }
@@ -38,6 +41,8 @@ public struct Interpreter {
 
     public init(schema: Schema, options: Options = Options()) {
         self.schema = schema
+        var options = options
+        options.fieldLimit = max(16, min(options.fieldLimit, Int(Int32.max) / 2))
         self.options = options
         self.plan = schema.plan
     }
@@ -79,9 +84,10 @@ public struct Interpreter {
         let structure = plan.structs[structID]
         depth += 1
         defer { depth -= 1 }
-        guard depth <= options.depthLimit else {
-            throw failure(.depthLimit(options.depthLimit), fieldID: fieldID, kind: .structure(structID: structID),
-                          parent: parent, arrayIndex: arrayIndex)
+        // The field limit is checked per struct and per array element: between checks a
+        // struct adds at most one node per field.
+        guard depth <= options.depthLimit, state.nodeCount < options.fieldLimit else {
+            throw limitFailure(structID: structID, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         }
         let nodeIndex = appendNode(fieldID: fieldID, kind: .structure(structID: structID), parent: parent,
                                    arrayIndex: arrayIndex, bitStart: reader.bitPosition)
@@ -342,6 +348,9 @@ public struct Interpreter {
             case .until:
                 break
             }
+            guard state.nodeCount < options.fieldLimit else {
+                throw limitFailure(elementType: type.target, fieldID: fieldID, parent: node, arrayIndex: Int32(clamping: index))
+            }
             let before = reader.bitPosition
             let elementNode = try parseValue(type.target, fieldID: fieldID, parent: node, arrayIndex: Int32(clamping: index))
             index += 1
@@ -480,7 +489,23 @@ public struct Interpreter {
         }
     }
 
+    /// The depth or field limit a struct met, kept out of line to keep the hot path small.
+    @inline(never)
+    private mutating func limitFailure(structID: Int32, fieldID: Int32, parent: Int32, arrayIndex: Int32) -> Stop {
+        let kind: DissectionError.Kind = depth > options.depthLimit ? .depthLimit(options.depthLimit)
+            : .fieldLimit(options.fieldLimit)
+        return failure(kind, fieldID: fieldID, kind: .structure(structID: structID), parent: parent, arrayIndex: arrayIndex)
+    }
+
+    /// The field limit an array element met.
+    @inline(never)
+    private mutating func limitFailure(elementType: Int32, fieldID: Int32, parent: Int32, arrayIndex: Int32) -> Stop {
+        failure(.fieldLimit(options.fieldLimit), fieldID: fieldID, kind: nodeKind(elementType), parent: parent,
+                arrayIndex: arrayIndex)
+    }
+
     /// The failure for a read error, as a node spanning the bytes the field could see.
+    @inline(never)
     private mutating func failure(_ error: ByteReadError, fieldID: Int32, kind: NodeKind, parent: Int32,
                                   arrayIndex: Int32) -> Stop {
         let kindOfFailure: DissectionError.Kind
@@ -504,6 +529,7 @@ public struct Interpreter {
     }
 
     /// Appends a node for a field that failed at the cursor, spanning `length` bytes it could see, and returns the error.
+    @inline(never)
     private mutating func failure(_ kind: DissectionError.Kind, fieldID: Int32, kind nodeKind: NodeKind, parent: Int32,
                                   arrayIndex: Int32, length: Int = 0) -> Stop {
         let start = reader.bitPosition
@@ -516,6 +542,7 @@ public struct Interpreter {
     }
 
     /// Records the error for a failure at an existing node and returns what to throw.
+    @inline(never)
     private mutating func failure(at node: Int32, _ kind: DissectionError.Kind) -> Stop {
         let entry = state.nodes[Int(node)]
         let view = Dissection(schema: schema, bytes: reader.bytes, store: state, error: nil)
