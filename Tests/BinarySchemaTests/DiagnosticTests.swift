@@ -115,6 +115,16 @@ import Testing
         }
     }
 
+    @Test func longChainsOfStructsAndAliasesDoNotExhaustTheStack() {
+        let count = 20_000
+        var text = (0..<count).map { "struct S\($0) { next: S\($0 + 1) }" }.joined(separator: "\n")
+        text += "\nstruct S\(count) { last: S0 }"
+        let found = diagnostics(text)
+        #expect(found.count == 1 && found.first?.kind == .infiniteRecursion)
+        let aliases = (0..<200).map { "typealias A\($0) = A\($0 + 1)" }.joined(separator: "\n") + "\ntypealias A200 = u8\nstruct Main { a: A0 }"
+        #expect(diagnostics(aliases).first?.message.contains("more than 64 aliases") == true)
+    }
+
     @Test func aliasThatRefersToItself() {
         let found = diagnostics("typealias Loop = Loop[2]\nstruct Main { a: Loop }")
         #expect(found.contains { $0.kind == .infiniteRecursion && $0.message == "typealias 'Loop' refers to itself" })

@@ -18,6 +18,8 @@ struct Checker {
     private var aliasSyntax: [(syntax: AliasSyntax, file: Int)] = []
     /// Aliases being expanded right now, to catch one that refers to itself.
     private var expandingAliases: Set<Int> = []
+    /// Deepest chain of aliases expanded one inside another (bounds recursion on hostile schemas).
+    private static let aliasDepthLimit = 64
     private var enums: [EnumType] = []
     /// Phase A: each struct's fields with the types expressions see, before anything is compiled.
     private var shallowFields: [[(name: String, type: ValueType)]] = []
@@ -140,7 +142,7 @@ struct Checker {
             case .structure(let id)?: return .structure(id, name: name)
             case .enumeration(let id)?: return .enumeration(id, name: name)
             case .alias(let id)?:
-                guard !expanding.contains(id) else { return .invalid }
+                guard !expanding.contains(id), expanding.count < Self.aliasDepthLimit else { return .invalid }
                 return shallowType(aliasSyntax[id].syntax.type, file: file, expanding: expanding.union([id]))
             case nil: return .invalid
             }
@@ -160,7 +162,7 @@ struct Checker {
         case .named(let name, _):
             switch lookup(name, file: file)?.declaration {
             case .structure(let id)?: return [id]
-            case .alias(let id)? where !expanding.contains(id):
+            case .alias(let id)? where !expanding.contains(id) && expanding.count < Self.aliasDepthLimit:
                 return containedStructs(aliasSyntax[id].syntax.type, file: file, expanding: expanding.union([id]))
             default: return []
             }
@@ -372,6 +374,11 @@ struct Checker {
                 case .structure(let id): return .structure(structID: id)
                 case .enumeration(let id): return .enumeration(enumID: id, base: enums[id].base)
                 case .alias(let id):
+                    guard expandingAliases.count < Self.aliasDepthLimit else {
+                        report(.infiniteRecursion, "typealias '\(name)' expands through more than \(Self.aliasDepthLimit) aliases",
+                               at: location)
+                        return .bytes(.rest)
+                    }
                     guard expandingAliases.insert(id).inserted else {
                         report(.infiniteRecursion, "typealias '\(name)' refers to itself", at: location)
                         return .bytes(.rest)
@@ -485,27 +492,33 @@ struct Checker {
                 if field.condition == nil, case .structure(let target) = field.type { edges[structure.id].append(target) }
             }
         }
-        var state = Array(repeating: 0, count: structs.count)  // 0 new, 1 on stack, 2 done
-        var stack: [Int] = []
+        // Depth-first search with an explicit stack, so a long chain of structs cannot exhaust the call stack.
+        var state = Array(repeating: 0, count: structs.count)  // 0 new, 1 on the path, 2 done
+        var path: [(node: Int, nextEdge: Int)] = []
         var reported: Set<Int> = []
-        func visit(_ node: Int, _ checker: inout Checker) {
-            state[node] = 1
-            stack.append(node)
-            for next in edges[node] {
-                if state[next] == 1, let start = stack.firstIndex(of: next), !reported.contains(next) {
-                    let cycle = stack[start...].map { structs[$0].name } + [structs[next].name]
-                    reported.formUnion(stack[start...])
-                    checker.report(.infiniteRecursion,
-                                   "struct '\(structs[next].name)' contains itself with no way to end (\(cycle.joined(separator: " → "))); make the field conditional, an array or a switch case",
-                                   at: structs[next].location)
+        for root in structs.indices where state[root] == 0 {
+            state[root] = 1
+            path.append((root, 0))
+            while let (node, nextEdge) = path.last {
+                guard nextEdge < edges[node].count else {
+                    state[node] = 2
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].nextEdge += 1
+                let next = edges[node][nextEdge]
+                if state[next] == 1, let start = path.firstIndex(where: { $0.node == next }), !reported.contains(next) {
+                    let cycle = path[start...].map { structs[$0.node].name } + [structs[next].name]
+                    reported.formUnion(path[start...].map(\.node))
+                    report(.infiniteRecursion,
+                           "struct '\(structs[next].name)' contains itself with no way to end (\(cycle.joined(separator: " → "))); make the field conditional, an array or a switch case",
+                           at: structs[next].location)
                 } else if state[next] == 0 {
-                    visit(next, &checker)
+                    state[next] = 1
+                    path.append((next, 0))
                 }
             }
-            stack.removeLast()
-            state[node] = 2
         }
-        for node in structs.indices where state[node] == 0 { visit(node, &self) }
     }
 
     // MARK: - Expressions

@@ -86,7 +86,8 @@ public struct Interpreter {
         defer { depth -= 1 }
         // The field limit is checked per struct and per array element: between checks a
         // struct adds at most one node per field.
-        guard depth <= options.depthLimit, state.nodeCount < options.fieldLimit else {
+        guard depth <= options.depthLimit, state.nodeCount < options.fieldLimit,
+              state.slotCount < Int(Int32.max) - Int(structure.fieldCount) else {
             throw limitFailure(structID: structID, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         }
         let nodeIndex = appendNode(fieldID: fieldID, kind: .structure(structID: structID), parent: parent,
