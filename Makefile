@@ -15,7 +15,8 @@ demo: build ## Build, then dissect a bundled sample frame
 	@echo "== dissect hex --root Ethernet < $(SAMPLE)"
 	@$(DISSECT) hex --root Ethernet < $(SAMPLE)
 
-test: setup ## Run every test
+test: setup ## Run every test (and build the benchmark, so it keeps compiling)
+	$(SWIFT) build --product dissect-bench
 	$(SWIFT) test
 
 check-schemas: build ## Check the bundled schemas
