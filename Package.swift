@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "dissect", targets: ["dissect"]),
         .library(name: "BinarySchema", targets: ["BinarySchema"]),
         .library(name: "Dissector", targets: ["Dissector"]),
+        .library(name: "BinaryCoding", targets: ["BinaryCoding"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -16,6 +17,8 @@ let package = Package(
         .target(name: "BinaryIO"),
         // The schema language: lexer, parser, checker, IR, expressions, interpreter.
         .target(name: "BinarySchema", dependencies: ["BinaryIO"]),
+        // Codable: sequential BinaryEncoder/BinaryDecoder and the schema-driven coders.
+        .target(name: "BinaryCoding", dependencies: ["BinaryIO", "BinarySchema"]),
         // The dissection views built on the interpreter's field tree.
         .target(name: "Dissector", dependencies: ["BinarySchema"]),
         .executableTarget(
@@ -33,6 +36,7 @@ let package = Package(
         ),
         .testTarget(name: "BinaryIOTests", dependencies: ["BinaryIO"]),
         .testTarget(name: "BinarySchemaTests", dependencies: ["BinarySchema", "Dissector"]),
+        .testTarget(name: "BinaryCodingTests", dependencies: ["BinaryCoding"]),
         .testTarget(name: "DissectTests", dependencies: ["dissect"]),
     ],
     swiftLanguageModes: [.v6]

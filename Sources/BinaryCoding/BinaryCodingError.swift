@@ -1,0 +1,78 @@
+/// Why binary decoding or encoding failed, with the byte offset where it did. Thrown to
+/// callers wrapped in Swift's `DecodingError` / `EncodingError`, whose `codingPath` says which
+/// property, with this as the `underlyingError`.
+public enum BinaryCodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The input ends before the value: it needed `needed` bytes at `offset`, `available` were left.
+    case prematureEnd(offset: Int, needed: Int, available: Int)
+    /// A `Bool` (or an optional's presence flag) byte other than 0 or 1.
+    case boolOutOfRange(offset: Int, byte: UInt8)
+    /// Bytes that are not UTF-8 where a `String` was expected.
+    case invalidUTF8(offset: Int)
+    /// A value that does not fit the Swift type asked for (e.g. 300 into `UInt8`, a varint past 64 bits).
+    case valueOutOfRange(offset: Int, value: String, type: String)
+    /// A type this coder cannot represent, or a schema field that cannot become it.
+    case unsupportedType(offset: Int, type: String, reason: String)
+    /// A schema constraint or length that the value or bytes break.
+    case constraintViolated(offset: Int, reason: String)
+    /// Values nested deeper than the nesting limit.
+    case nestingTooDeep(offset: Int, limit: Int)
+
+    /// The byte offset the error is at.
+    public var offset: Int {
+        switch self {
+        case .prematureEnd(let offset, _, _), .boolOutOfRange(let offset, _), .invalidUTF8(let offset),
+            .valueOutOfRange(let offset, _, _), .unsupportedType(let offset, _, _), .constraintViolated(let offset, _),
+            .nestingTooDeep(let offset, _):
+            return offset
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .prematureEnd(let offset, let needed, let available):
+            return "premature end of data: needs \(needed) byte\(needed == 1 ? "" : "s") at offset \(offset), \(available) available"
+        case .boolOutOfRange(let offset, let byte):
+            return "bool out of range: byte \(byte) at offset \(offset); a bool is 0 or 1"
+        case .invalidUTF8(let offset):
+            return "invalid UTF-8 at offset \(offset)"
+        case .valueOutOfRange(let offset, let value, let type):
+            return "value out of range: \(value) does not fit \(type), at offset \(offset)"
+        case .unsupportedType(let offset, let type, let reason):
+            return "unsupported type \(type) at offset \(offset): \(reason)"
+        case .constraintViolated(let offset, let reason):
+            return "constraint violated at offset \(offset): \(reason)"
+        case .nestingTooDeep(let offset, let limit):
+            return "nesting too deep: more than \(limit) levels at offset \(offset)"
+        }
+    }
+}
+
+extension BinaryCodingError {
+    /// This error as Swift's `DecodingError`, at `codingPath`.
+    func decodingError(_ codingPath: [any CodingKey]) -> DecodingError {
+        .dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: self))
+    }
+
+    /// This error as Swift's `EncodingError` for `value`, at `codingPath`.
+    func encodingError(_ value: Any, _ codingPath: [any CodingKey]) -> EncodingError {
+        .invalidValue(value, EncodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: self))
+    }
+}
+
+/// A coding key for an array position (`[3]`) or a name not known statically.
+struct IndexKey: CodingKey {
+    let intValue: Int?
+    let stringValue: String
+
+    init(index: Int) {
+        intValue = index
+        stringValue = "Index \(index)"
+    }
+
+    init?(intValue: Int) { self.init(index: intValue) }
+
+    init?(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+}

@@ -1,0 +1,40 @@
+import BinaryIO
+
+/// How ``BinaryEncoder`` writes and ``BinaryDecoder`` reads values: no metadata, values in
+/// the order `encode(to:)` and `init(from:)` use them, keys ignored.
+public struct BinaryCodingOptions: Sendable, Hashable {
+    /// How integers are stored.
+    public enum IntegerEncoding: Sendable, Hashable {
+        /// At the type's full width: `Int8` one byte, `Int32` four; `Int` and `UInt` always eight.
+        case fixedWidth
+        /// LEB128 varints; signed types zigzag-encoded first (as protobuf's `sint64`).
+        case varint
+    }
+
+    /// How the element count of a `String` (its UTF-8 bytes), `Array`, `Data`, `Set` or
+    /// `Dictionary` is stored before its elements.
+    public enum LengthEncoding: Sendable, Hashable {
+        case varint, u8, u16, u32, u64
+    }
+
+    /// Byte order of fixed-width integers and floats. Default: big-endian.
+    public var byteOrder: Endianness = .big
+    /// Default: fixed width.
+    public var integerEncoding: IntegerEncoding = .fixedWidth
+    /// Default: varint.
+    public var lengthEncoding: LengthEncoding = .varint
+    /// Deepest nesting of values (structs, arrays, optionals) decoded or encoded. Default: 128.
+    public var nestingLimit: Int = 128
+
+    /// The defaults: big-endian fixed-width integers, varint lengths, 128 levels of nesting.
+    public init() {}
+
+    /// The classic no-metadata binary Codable format, byte for byte: every integer big-endian at
+    /// its full width, `Int`/`UInt` as 8 bytes, every count as an 8-byte integer, `String` as its
+    /// UTF-8 count then bytes, `Bool` one byte, floats big-endian; `Optional` a one-byte flag.
+    public static let classic: BinaryCodingOptions = {
+        var options = BinaryCodingOptions()
+        options.lengthEncoding = .u64
+        return options
+    }()
+}
