@@ -157,6 +157,8 @@ public final class SwitchType: Sendable {
 public final class Field: Sendable {
     public let id: Int
     public let name: String
+    /// The name in Swift's camelCase (`total_length` → `totalLength`), as Codable keys spell it.
+    public let swiftName: String
     public let structID: Int
     /// Position among its struct's fields, used to find its value at run time.
     public let slot: Int
@@ -177,6 +179,7 @@ public final class Field: Sendable {
          location: SchemaLocation) {
         self.id = id
         self.name = name
+        self.swiftName = Self.camelCase(name)
         self.structID = structID
         self.slot = slot
         self.type = type
@@ -186,5 +189,13 @@ public final class Field: Sendable {
         self.display = display
         self.displayFormat = displayFormat
         self.location = location
+    }
+
+    /// `snake_case` to `camelCase`; leading underscores are kept.
+    static func camelCase(_ name: String) -> String {
+        let leading = name.prefix { $0 == "_" }
+        let words = name.dropFirst(leading.count).split(separator: "_", omittingEmptySubsequences: true)
+        guard let first = words.first else { return name }
+        return String(leading) + first + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 }

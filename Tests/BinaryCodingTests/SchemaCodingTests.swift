@@ -1,0 +1,394 @@
+import BinaryCoding
+import BinarySchema
+import Foundation
+import Testing
+
+let repositoryRoot: URL = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url
+}()
+
+let bundled: Schema = {
+    do {
+        return try SchemaLoader.load(paths: [repositoryRoot.appendingPathComponent("Schemas").path])
+    } catch {
+        fatalError("\(error)")
+    }
+}()
+
+/// Frames of a little-endian pcap file from the corpus.
+func captureFrames(_ name: String) throws -> [[UInt8]] {
+    let data = [UInt8](try Data(contentsOf: repositoryRoot.appendingPathComponent("Corpus/captures/\(name).pcap")))
+    func u32(_ offset: Int) -> Int {
+        Int(data[offset]) | Int(data[offset + 1]) << 8 | Int(data[offset + 2]) << 16 | Int(data[offset + 3]) << 24
+    }
+    var frames: [[UInt8]] = []
+    var offset = 24
+    while offset + 16 <= data.count {
+        let length = u32(offset + 8)
+        frames.append(Array(data[(offset + 16)..<(offset + 16 + length)]))
+        offset += 16 + length
+    }
+    return frames
+}
+
+enum IPProtocol: UInt8, Codable {
+    case icmp = 1, tcp = 6, udp = 17
+}
+
+struct IPv4Header: Codable, Equatable {
+    struct Flags: Codable, Equatable {
+        var reserved: Bool
+        var df: Bool
+        var mf: Bool
+    }
+
+    var version: UInt8
+    var ihl: UInt8
+    var dscp: UInt8
+    var ecn: UInt8
+    var totalLength: UInt16
+    var identification: UInt16
+    var flags: Flags
+    var fragmentOffset: UInt16
+    var ttl: UInt8
+    var `protocol`: IPProtocol
+    var checksum: UInt16
+    var src: [UInt8]
+    var dst: [UInt8]
+    var options: [[UInt8]]
+}
+
+struct TCPOption: Codable, Equatable {
+    var kind: UInt8
+    var length: UInt8?
+}
+
+struct TCPSegment: Codable, Equatable {
+    var srcPort: UInt16
+    var dstPort: UInt16
+    var seq: UInt32
+    var options: [TCPOption]
+    var payload: Data
+}
+
+struct EthernetFrame: Codable, Equatable {
+    struct IPv4Packet: Codable, Equatable {
+        var ttl: UInt8
+        var payload: TCPSegment
+    }
+
+    var dst: [UInt8]
+    var type: UInt16
+    var payload: IPv4Packet
+}
+
+struct DNSHeader: Codable, Equatable {
+    struct Flags: Codable, Equatable {
+        var response: Bool
+        var opcode: UInt8
+        var authoritative: Bool
+        var truncated: Bool
+        var recursionDesired: Bool
+        var recursionAvailable: Bool
+        var z: UInt8
+        var authenticated: Bool
+        var checkingDisabled: Bool
+        var rcode: UInt8
+    }
+
+    var id: UInt16
+    var flags: Flags
+    var qdcount: UInt16
+    var ancount: UInt16
+    var nscount: UInt16
+    var arcount: UInt16
+}
+
+struct DNSMessage: Decodable {
+    struct Question: Decodable {
+        var name: String
+        var type: UInt16
+    }
+
+    struct Record: Decodable {
+        var name: String
+        var type: UInt16
+        var ttl: UInt32
+        var rdlength: UInt16
+    }
+
+    var id: UInt16
+    var questions: [Question]
+    var answers: [Record]
+}
+
+@Suite struct SchemaDecodingTests {
+    @Test func decodesAnIPv4HeaderFromACapturedPacket() throws {
+        let frame = try #require(try captureFrames("tcp").first)
+        let decoder = try SchemaDecoder(schema: bundled, root: "IPv4")
+        let header = try decoder.decode(IPv4Header.self, from: Array(frame[14...]))
+        #expect(header.version == 4 && header.ihl == 5 && header.totalLength == 60)
+        #expect(header.flags == .init(reserved: false, df: true, mf: false))
+        #expect(header.protocol == .tcp && header.ttl == 64)
+        #expect(header.src == [127, 0, 0, 1] && header.options.isEmpty)
+    }
+
+    @Test func decodesNestedLayersOptionalsAndArrays() throws {
+        let frame = try #require(try captureFrames("tcp").first)
+        let decoded = try SchemaDecoder(schema: bundled, root: "Ethernet").decode(EthernetFrame.self, from: frame)
+        #expect(decoded.type == 0x0800 && decoded.payload.ttl == 64)
+        let tcp = decoded.payload.payload
+        #expect(tcp.dstPort == 8765)
+        #expect(tcp.options.map(\.kind) == [2, 4, 8, 1, 3])
+        #expect(tcp.options.map(\.length) == [4, 2, 10, nil, 3], "the NOP's absent length is nil")
+        #expect(tcp.payload.isEmpty)
+    }
+
+    @Test func decodesADNSResponseWithCompressedNames() throws {
+        let frame = try #require(try captureFrames("dns").dropFirst(5).first)
+        let message = try SchemaDecoder(schema: bundled, root: "DNS").decode(DNSMessage.self, from: Array(frame[42...]))
+        #expect(message.questions.map(\.name) == ["alias.example.test"])
+        #expect(message.answers.map(\.name) == ["alias.example.test", "www.example.test"])
+        #expect(message.answers.map(\.type) == [5, 1])
+    }
+
+    @Test func aPropertyTheSchemaLacksIsKeyNotFound() throws {
+        struct Wrong: Decodable { var version: UInt8; var colour: UInt8 }
+        let frame = try #require(try captureFrames("tcp").first)
+        do {
+            _ = try SchemaDecoder(schema: bundled, root: "IPv4").decode(Wrong.self, from: Array(frame[14...]))
+            Issue.record("colour is not an IPv4 field")
+        } catch DecodingError.keyNotFound(let key, let context) {
+            #expect(key.stringValue == "colour")
+            #expect(context.debugDescription.contains("has no field"))
+        }
+    }
+
+    @Test func aValueThatDoesNotFitIsValueOutOfRange() throws {
+        struct Narrow: Decodable { var totalLength: Int8 }
+        let frame = try #require(try captureFrames("tcp").dropFirst(3).first)
+        do {
+            _ = try SchemaDecoder(schema: bundled, root: "IPv4").decode(Narrow.self, from: Array(frame[14...]))
+            Issue.record("a total length of 140 does not fit Int8")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["totalLength"])
+            #expect(context.underlyingError as? BinaryCodingError == .valueOutOfRange(offset: 2, value: "140", type: "Int8"))
+        }
+    }
+
+    @Test func aSwiftTypeThatDoesNotMatchTheFieldIsUnsupported() throws {
+        struct Mistyped: Decodable { var src: String }
+        let frame = try #require(try captureFrames("tcp").first)
+        do {
+            _ = try SchemaDecoder(schema: bundled, root: "IPv4").decode(Mistyped.self, from: Array(frame[14...]))
+            Issue.record("an address is not a String")
+        } catch DecodingError.dataCorrupted(let context) {
+            guard case .unsupportedType(let offset, let type, let reason)? = context.underlyingError as? BinaryCodingError else {
+                Issue.record("expected unsupportedType")
+                return
+            }
+            #expect(offset == 12 && type == "String" && reason == "schema field ip.src is bytes")
+        }
+    }
+
+    @Test func aTruncatedPacketFailsAtTheFirstPropertyPastTheDamage() throws {
+        let frame = try #require(try captureFrames("tcp").first)
+        let truncated = Array(frame[14..<(14 + 17)])
+        do {
+            _ = try SchemaDecoder(schema: bundled, root: "IPv4").decode(IPv4Header.self, from: truncated)
+            Issue.record("17 bytes hold no IPv4 header")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["dst"])
+            #expect(context.underlyingError as? BinaryCodingError == .prematureEnd(offset: 16, needed: 4, available: 1))
+        }
+        // Fields before the damage still decode.
+        struct Start: Decodable, Equatable { var version: UInt8; var ttl: UInt8 }
+        #expect(try SchemaDecoder(schema: bundled, root: "IPv4").decode(Start.self, from: truncated) == Start(version: 4, ttl: 64))
+    }
+
+    @Test func aBrokenConstraintIsConstraintViolated() throws {
+        var bytes = Array(try #require(try captureFrames("tcp").first)[14...])
+        bytes[0] = 0x65
+        do {
+            _ = try SchemaDecoder(schema: bundled, root: "IPv4").decode(IPv4Header.self, from: bytes)
+            Issue.record("version 6 breaks version == 4")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["version"])
+            guard case .constraintViolated(0, let reason)? = context.underlyingError as? BinaryCodingError else {
+                Issue.record("expected constraintViolated at 0")
+                return
+            }
+            #expect(reason.contains("version == 4"))
+        }
+    }
+
+    @Test func keyStrategyCanRequireSchemaNames() throws {
+        struct Raw: Decodable { var total_length: UInt16 }
+        let frame = try #require(try captureFrames("tcp").first)
+        var decoder = try SchemaDecoder(schema: bundled, root: "IPv4")
+        decoder.keyStrategy = .useSchemaNames
+        #expect(try decoder.decode(Raw.self, from: Array(frame[14...])).total_length == 60)
+    }
+}
+
+@Suite struct SchemaEncodingTests {
+    @Test func decodedIPv4HeaderReencodesToTheOriginalBytes() throws {
+        for frame in try captureFrames("tcp") {
+            let packet = Array(frame[14...])
+            let header = try SchemaDecoder(schema: bundled, root: "IPv4").decode(IPv4Header.self, from: packet)
+            let encoded = try SchemaEncoder(schema: bundled, root: "IPv4").encode(header)
+            #expect(encoded == Array(packet.prefix(20)))
+        }
+    }
+
+    @Test func decodedDNSHeaderReencodesToTheOriginalBytes() throws {
+        for frame in try captureFrames("dns") {
+            let message = Array(frame[42...])
+            let header = try SchemaDecoder(schema: bundled, root: "DNS").decode(DNSHeader.self, from: message)
+            #expect(try SchemaEncoder(schema: bundled, root: "DNS").encode(header) == Array(message.prefix(12)))
+        }
+    }
+
+    @Test func encodingChecksConstraintsAndRanges() throws {
+        let frame = try #require(try captureFrames("tcp").first)
+        var header = try SchemaDecoder(schema: bundled, root: "IPv4").decode(IPv4Header.self, from: Array(frame[14...]))
+        header.version = 5
+        #expect(throws: EncodingError.self) { try SchemaEncoder(schema: bundled, root: "IPv4").encode(header) }
+        header.version = 20
+        do {
+            _ = try SchemaEncoder(schema: bundled, root: "IPv4").encode(header)
+            Issue.record("20 does not fit 4 bits")
+        } catch EncodingError.invalidValue(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["version"])
+            guard case .valueOutOfRange? = context.underlyingError as? BinaryCodingError else {
+                Issue.record("expected valueOutOfRange")
+                return
+            }
+        }
+    }
+}
+
+/// A layout exercising widths, bit fields, byte orders, conditional fields, strings and arrays.
+let mixedSchema = """
+    endian big
+    enum Kind: u8 { small = 1, large = 2 }
+    struct Mixed {
+      magic: u16 == 0xCAFE
+      kind: Kind
+      a: u4
+      b: i4
+      c: u24le
+      d: i48
+      flag: bool
+      big: u64 if kind == .large
+      count: u8
+      values: u16le[count]
+      name_length: u8
+      name: string[name_length]
+      label: cstring
+      tail: bytes[..]
+    }
+    """
+
+struct Mixed: Codable, Equatable {
+    enum Kind: UInt8, Codable { case small = 1, large = 2 }
+    var magic: UInt16 = 0xCAFE
+    var kind: Kind
+    var a: UInt8
+    var b: Int8
+    var c: UInt32
+    var d: Int64
+    var flag: Bool
+    var big: UInt64?
+    var count: UInt8
+    var values: [UInt16]
+    var nameLength: UInt8
+    var name: String
+    var label: String
+    var tail: [UInt8]
+}
+
+@Suite struct SchemaRoundTripTests {
+    @Test func randomValuesSurviveEncodeThenDecodeAndBytesSurviveDecodeThenEncode() throws {
+        let schema = try SchemaLoader.load(text: mixedSchema)
+        let encoder = try SchemaEncoder(schema: schema, root: "Mixed")
+        let decoder = try SchemaDecoder(schema: schema, root: "Mixed")
+        var g = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let values = (0..<Int.random(in: 0..<6, using: &g)).map { _ in UInt16.random(in: 0...UInt16.max, using: &g) }
+            let name = String((0..<Int.random(in: 0..<8, using: &g)).map { _ in "aé😀z".randomElement(using: &g) ?? "a" })
+            let kind: Mixed.Kind = Bool.random(using: &g) ? .small : .large
+            let value = Mixed(kind: kind, a: UInt8.random(in: 0...15, using: &g), b: Int8.random(in: -8...7, using: &g),
+                              c: UInt32.random(in: 0...0xFF_FFFF, using: &g),
+                              d: Int64.random(in: -(1 << 47)...((1 << 47) - 1), using: &g), flag: Bool.random(using: &g),
+                              big: kind == .large ? UInt64.random(in: 0...UInt64.max, using: &g) : nil,
+                              count: UInt8(values.count), values: values, nameLength: UInt8(name.utf8.count), name: name,
+                              label: Bool.random(using: &g) ? "" : "label",
+                              tail: (0..<Int.random(in: 0..<5, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g) })
+            let bytes = try encoder.encode(value)
+            let decoded = try decoder.decode(Mixed.self, from: bytes)
+            #expect(decoded == value)
+            #expect(try encoder.encode(decoded) == bytes)
+        }
+    }
+
+    @Test func lengthsMustAgreeWithTheData() throws {
+        let schema = try SchemaLoader.load(text: mixedSchema)
+        let value = Mixed(kind: .small, a: 1, b: -1, c: 2, d: -3, flag: true, big: nil, count: 3, values: [1],
+                          nameLength: 0, name: "", label: "", tail: [])
+        #expect(throws: EncodingError.self) { try SchemaEncoder(schema: schema, root: "Mixed").encode(value) }
+    }
+}
+
+@Suite struct HeartRateExampleTests {
+    struct HeartRateMeasurement: Codable, Equatable {
+        struct Flags: Codable, Equatable {
+            var rateIs16Bit: Bool
+            var sensorContact: UInt8
+            var energyExpendedPresent: Bool
+            var rrIntervalsPresent: Bool
+            var reserved: UInt8
+        }
+
+        var flags: Flags
+        var heartRate: UInt16
+        var energyExpended: UInt16?
+        var rrIntervals: [UInt16]?
+    }
+
+    let schema: Schema
+
+    init() throws {
+        schema = try SchemaLoader.load(paths: [repositoryRoot.appendingPathComponent("Schemas/examples/heart-rate.schema").path])
+    }
+
+    @Test func eightBitRateWithRRIntervals() throws {
+        let measurement = try SchemaDecoder(schema: schema, root: "HeartRateMeasurement")
+            .decode(HeartRateMeasurement.self, from: [0x16, 0x48, 0x2C, 0x03])
+        #expect(measurement.heartRate == 72)
+        #expect(measurement.flags.sensorContact == 3 && !measurement.flags.rateIs16Bit)
+        #expect(measurement.energyExpended == nil)
+        #expect(measurement.rrIntervals == [812])
+    }
+
+    @Test func sixteenBitRateWithEnergyAndRRIntervals() throws {
+        let bytes: [UInt8] = [0x19, 0x2C, 0x01, 0x10, 0x00, 0x00, 0x04, 0x00, 0x04]
+        let decoder = try SchemaDecoder(schema: schema, root: "HeartRateMeasurement")
+        let measurement = try decoder.decode(HeartRateMeasurement.self, from: bytes)
+        #expect(measurement.heartRate == 300 && measurement.energyExpended == 16 && measurement.rrIntervals == [1024, 1024])
+        #expect(try SchemaEncoder(schema: schema, root: "HeartRateMeasurement").encode(measurement) == bytes)
+    }
+
+    @Test func truncatedMeasurementSaysWhere() throws {
+        do {
+            _ = try SchemaDecoder(schema: schema, root: "HeartRateMeasurement")
+                .decode(HeartRateMeasurement.self, from: [0x19, 0x2C])
+            Issue.record("a 16-bit rate needs two bytes")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["heartRate"])
+            #expect(context.underlyingError as? BinaryCodingError == .prematureEnd(offset: 1, needed: 2, available: 1))
+        }
+    }
+}
