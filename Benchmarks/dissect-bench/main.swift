@@ -1,7 +1,11 @@
-// Side-by-side benchmark: the schema interpreter against a hand-written Swift parser
-// of the same Ethernet/IPv4/TCP fields, on the same frames, in one run.
+// Side-by-side benchmarks, each run in one go against its peers:
 //
-//   swift build -c release --product dissect-bench && .build/release/dissect-bench [seconds-per-round]
+//   dissect-bench [seconds-per-round]          the schema interpreter against hand-written Swift
+//                                              (a parser and a dissector) on Ethernet/IPv4/TCP frames
+//   dissect-bench codable [seconds-per-round]  BinaryDecoder and SchemaDecoder against a hand-written
+//                                              parser and PropertyListDecoder on a 20-field header
+//
+//   swift build -c release --product dissect-bench && .build/release/dissect-bench
 //
 // Frames are the real Ethernet/IPv4/TCP frames of Corpus/captures/tcp.pcap (handshake with
 // options, data, close), walked round-robin. No output is produced per frame; each side
@@ -356,4 +360,10 @@ func runBenchmark() {
     if sink == 42 { print("") }
 }
 
-runBenchmark()
+if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "codable-profile" {
+    runCodableProfile(CommandLine.arguments[2], Int(CommandLine.arguments[3]) ?? 1000)
+} else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "codable" {
+    runCodableBenchmark(secondsPerRound: CommandLine.arguments.count > 2 ? Double(CommandLine.arguments[2]) ?? 1 : 1)
+} else {
+    runBenchmark()
+}

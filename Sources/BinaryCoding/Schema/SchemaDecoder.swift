@@ -79,7 +79,7 @@ final class SchemaDecodingContext {
     let dissection: Dissection
     let strategy: SchemaKeyStrategy
     let userInfo: [CodingUserInfoKey: Any]
-    var depth = 0
+    @exclusivity(unchecked) var depth = 0
 
     init(dissection: Dissection, strategy: SchemaKeyStrategy, userInfo: [CodingUserInfoKey: Any]) {
         self.dissection = dissection
@@ -104,8 +104,8 @@ final class SchemaDecodingContext {
     }
 
     /// Fails at a node the walk could not read: the failing field itself.
-    func checkReadable(_ node: Int, _ codingPath: [any CodingKey]) throws {
-        if let error = dissection.error, error.node == node { throw Self.convert(error).decodingError(codingPath) }
+    func checkReadable(_ node: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws {
+        if let error = dissection.error, error.node == node { throw Self.convert(error).decodingError(codingPath()) }
     }
 
     /// The walk's own error, for a field that is missing because the walk stopped before it.
@@ -130,76 +130,74 @@ final class SchemaDecodingContext {
 
     // MARK: Node values
 
-    func integer<T: FixedWidthInteger>(_ type: T.Type, _ node: Int, _ codingPath: [any CodingKey]) throws -> T {
-        try checkReadable(node, codingPath)
+    func integer<T: FixedWidthInteger>(_ type: T.Type, _ node: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
+        try checkReadable(node, codingPath())
         let entry = dissection.nodes[node]
         let converted: T?
-        let text: String
         switch entry.value {
-        case .unsigned(let value):
-            converted = T(exactly: value)
-            text = String(value)
-        case .signed(let value):
-            converted = T(exactly: value)
-            text = String(value)
-        case .boolean(let value):
-            converted = value ? 1 : 0
-            text = String(value)
-        default:
-            throw mismatch(String(describing: T.self), node, codingPath)
+        case .unsigned(let value): converted = T(exactly: value)
+        case .signed(let value): converted = T(exactly: value)
+        case .boolean(let value): converted = value ? 1 : 0
+        default: throw mismatch(String(describing: T.self), node, codingPath())
         }
         guard let converted else {
+            let text: String
+            switch entry.value {
+            case .unsigned(let value): text = String(value)
+            case .signed(let value): text = String(value)
+            default: text = "?"
+            }
             throw BinaryCodingError.valueOutOfRange(offset: entry.byteOffset, value: text, type: String(describing: T.self))
-                .decodingError(codingPath)
+                .decodingError(codingPath())
         }
         return converted
     }
 
-    func bool(_ node: Int, _ codingPath: [any CodingKey]) throws -> Bool {
-        try checkReadable(node, codingPath)
+    func bool(_ node: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        try checkReadable(node, codingPath())
         switch dissection.nodes[node].value {
         case .boolean(let value): return value
         case .unsigned(let value) where value <= 1: return value == 1
         case .unsigned(let value):
             throw BinaryCodingError.boolOutOfRange(offset: dissection.nodes[node].byteOffset, byte: UInt8(clamping: value))
-                .decodingError(codingPath)
-        default: throw mismatch("Bool", node, codingPath)
+                .decodingError(codingPath())
+        default: throw mismatch("Bool", node, codingPath())
         }
     }
 
-    func double(_ node: Int, _ codingPath: [any CodingKey]) throws -> Double {
-        try checkReadable(node, codingPath)
+    func double(_ node: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Double {
+        try checkReadable(node, codingPath())
         switch dissection.nodes[node].value {
         case .float(let value): return value
         case .unsigned(let value): return Double(value)
         case .signed(let value): return Double(value)
-        default: throw mismatch("Double", node, codingPath)
+        default: throw mismatch("Double", node, codingPath())
         }
     }
 
-    func string(_ node: Int, _ codingPath: [any CodingKey]) throws -> String {
-        try checkReadable(node, codingPath)
-        guard let text = dissection.text(of: node) else { throw mismatch("String", node, codingPath) }
+    func string(_ node: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
+        try checkReadable(node, codingPath())
+        guard let text = dissection.text(of: node) else { throw mismatch("String", node, codingPath()) }
         return text
     }
 
-    func byteArray(_ node: Int, _ codingPath: [any CodingKey]) throws -> [UInt8] {
+    func byteArray(_ node: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> [UInt8] {
         let entry = dissection.nodes[node]
         switch entry.kind {
         case .bytes, .string:
             return Array(dissection.rawBytes(of: node))
         case .array:
-            return try dissection.children(of: node).map { try integer(UInt8.self, $0, codingPath) }
+            return try dissection.children(of: node).map { try integer(UInt8.self, $0, codingPath()) }
         default:
-            throw mismatch("[UInt8]", node, codingPath)
+            throw mismatch("[UInt8]", node, codingPath())
         }
     }
 
-    func mismatch(_ type: String, _ node: Int, _ codingPath: [any CodingKey]) -> DecodingError {
+    func mismatch(_ type: String, _ node: Int, _ codingPath: @autoclosure () -> [any CodingKey]) -> DecodingError {
         let field = dissection.path(of: node)
         return BinaryCodingError.unsupportedType(offset: dissection.nodes[node].byteOffset, type: type,
                                                  reason: "schema field \(field) is \(describe(node))")
-            .decodingError(codingPath)
+            .decodingError(codingPath())
     }
 
     private func describe(_ node: Int) -> String {
@@ -251,24 +249,23 @@ struct SchemaValueDecoder: Decoder {
     }
 }
 
-struct SchemaKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// A class, so the standard library's container box copies one reference per call, and so the
+/// lookup hint can move.
+final class SchemaKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let context: SchemaDecodingContext
     let node: Int
     let codingPath: [any CodingKey]
-    private let lookup: Lookup
-
+    private let nodes: FieldNodes
     /// Where the last field was found: properties usually come in schema order, so the next
     /// lookup starts there.
-    final class Lookup {
-        var hint: Int
-        init(hint: Int) { self.hint = hint }
-    }
+    private var hint: Int
 
     init(context: SchemaDecodingContext, node: Int, codingPath: [any CodingKey]) {
         self.context = context
         self.node = node
         self.codingPath = codingPath
-        self.lookup = Lookup(hint: node + 1)
+        self.nodes = context.dissection.nodes
+        self.hint = node + 1
     }
 
     var allKeys: [Key] {
@@ -281,19 +278,21 @@ struct SchemaKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     /// The direct child read for `key`, or nil when the walk did not read it.
     private func child(_ key: Key) -> Int? {
-        let end = min(Int(context.dissection.nodes[node].subtreeEnd), context.dissection.nodes.count)
-        let hint = min(lookup.hint, end)
-        return scan(from: hint, to: end, key.stringValue) ?? scan(from: node + 1, to: hint, key.stringValue)
+        let end = min(Int(nodes[node].subtreeEnd), nodes.count)
+        let start = min(hint, end)
+        let name = key.stringValue
+        return scan(from: start, to: end, name) ?? scan(from: node + 1, to: start, name)
     }
 
     /// Searches the direct children starting in `start..<end` for the field named `name`.
     private func scan(from start: Int, to end: Int, _ name: String) -> Int? {
-        let nodes = context.dissection.nodes
+        let fields = context.dissection.schema.fields
         var index = start
         while index < end {
-            let next = max(index + 1, Int(nodes[index].subtreeEnd))
-            if let field = context.dissection.field(of: index), context.matches(field, name) {
-                lookup.hint = next
+            let entry = nodes[index]
+            let next = max(index + 1, Int(entry.subtreeEnd))
+            if entry.fieldID >= 0, context.matches(fields[Int(entry.fieldID)], name) {
+                hint = next
                 return index
             }
             index = next

@@ -45,12 +45,13 @@ public struct BinaryDecoder: Sendable {
 
 /// The cursor and settings shared by every container of one decode.
 final class DecodingState {
-    var reader: ByteReader
+    // One decode runs on one thread; the cursor is touched on every value, so skip the runtime exclusivity checks.
+    @exclusivity(unchecked) var reader: ByteReader
     let options: BinaryCodingOptions
     let userInfo: [CodingUserInfoKey: Any]
-    var depth = 0
+    @exclusivity(unchecked) var depth = 0
     /// An enum case key read by `allKeys`, for the `nestedContainer(forKey:)` that follows.
-    var pendingKey: String?
+    @exclusivity(unchecked) var pendingKey: String?
 
     init(bytes: [UInt8], options: BinaryCodingOptions, userInfo: [CodingUserInfoKey: any Sendable]) {
         self.reader = ByteReader(bytes)
@@ -92,123 +93,123 @@ final class DecodingState {
     }
 
     /// An optional's presence flag: one byte, 0 (absent) or 1 (present).
-    func decodePresence(_ codingPath: [any CodingKey]) throws -> Bool {
+    func decodePresence(_ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
         let offset = reader.offset
-        let byte = try read(codingPath) { (reader: inout ByteReader) throws(ByteReadError) in
+        let byte = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in
             try reader.readUInt(byteCount: 1, endianness: .big)
         }
         guard byte <= 1 else {
-            throw BinaryCodingError.boolOutOfRange(offset: offset, byte: UInt8(truncatingIfNeeded: byte)).decodingError(codingPath)
+            throw BinaryCodingError.boolOutOfRange(offset: offset, byte: UInt8(truncatingIfNeeded: byte)).decodingError(codingPath())
         }
         return byte == 1
     }
 
     // MARK: Primitives
 
-    func decodeBool(_ codingPath: [any CodingKey]) throws -> Bool {
+    func decodeBool(_ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
         let offset = reader.offset
-        let byte = try read(codingPath) { (reader: inout ByteReader) throws(ByteReadError) in
+        let byte = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in
             try reader.readUInt(byteCount: 1, endianness: .big)
         }
         guard byte <= 1 else {
-            throw BinaryCodingError.boolOutOfRange(offset: offset, byte: UInt8(truncatingIfNeeded: byte)).decodingError(codingPath)
+            throw BinaryCodingError.boolOutOfRange(offset: offset, byte: UInt8(truncatingIfNeeded: byte)).decodingError(codingPath())
         }
         return byte == 1
     }
 
-    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, _ codingPath: [any CodingKey]) throws -> T {
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
         let offset = reader.offset
         let order = options.byteOrder
         switch options.integerEncoding {
         case .fixedWidth:
             let byteCount = T.bitWidth / 8
-            let raw = try read(codingPath) { (reader: inout ByteReader) throws(ByteReadError) in
+            let raw = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in
                 try reader.readUInt(byteCount: byteCount, endianness: order)
             }
             return T(truncatingIfNeeded: raw)
         case .varint:
             if T.isSigned {
-                let value = try read(codingPath) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readZigZag() }
+                let value = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readZigZag() }
                 guard let exact = T(exactly: value) else { throw outOfRange(String(value), T.self, offset, codingPath) }
                 return exact
             }
-            let value = try read(codingPath) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readVarint() }
+            let value = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readVarint() }
             guard let exact = T(exactly: value) else { throw outOfRange(String(value), T.self, offset, codingPath) }
             return exact
         }
     }
 
-    func decodeFloat(_ codingPath: [any CodingKey]) throws -> Float {
+    func decodeFloat(_ codingPath: @autoclosure () -> [any CodingKey]) throws -> Float {
         let order = options.byteOrder
-        let raw = try read(codingPath) { (reader: inout ByteReader) throws(ByteReadError) in
+        let raw = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in
             try reader.readUInt(byteCount: 4, endianness: order)
         }
         return Float(bitPattern: UInt32(truncatingIfNeeded: raw))
     }
 
-    func decodeDouble(_ codingPath: [any CodingKey]) throws -> Double {
+    func decodeDouble(_ codingPath: @autoclosure () -> [any CodingKey]) throws -> Double {
         let order = options.byteOrder
-        let raw = try read(codingPath) { (reader: inout ByteReader) throws(ByteReadError) in
+        let raw = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in
             try reader.readUInt(byteCount: 8, endianness: order)
         }
         return Double(bitPattern: raw)
     }
 
-    func decodeString(_ codingPath: [any CodingKey]) throws -> String {
-        let count = try decodeLength(codingPath)
-        let range = try read(codingPath) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readUTF8(count) }
+    func decodeString(_ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
+        let count = try decodeLength(codingPath())
+        let range = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readUTF8(count) }
         return String(decoding: reader.bytes[range], as: UTF8.self)
     }
 
     /// An enum case's name: varint length and UTF-8, whatever the length encoding.
-    func decodeCaseName(_ codingPath: [any CodingKey]) throws -> String {
-        let length = try read(codingPath) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readVarint() }
+    func decodeCaseName(_ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
+        let length = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readVarint() }
         guard length <= UInt64(reader.remainingBytes) else {
             throw BinaryCodingError.prematureEnd(offset: reader.offset, needed: Int(clamping: length),
-                                                 available: reader.remainingBytes).decodingError(codingPath)
+                                                 available: reader.remainingBytes).decodingError(codingPath())
         }
-        let range = try read(codingPath) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readUTF8(Int(length)) }
+        let range = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readUTF8(Int(length)) }
         return String(decoding: reader.bytes[range], as: UTF8.self)
     }
 
-    func decodeByteArray(_ codingPath: [any CodingKey]) throws -> [UInt8] {
-        let count = try decodeLength(codingPath)
-        let range = try read(codingPath) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readBytes(count) }
+    func decodeByteArray(_ codingPath: @autoclosure () -> [any CodingKey]) throws -> [UInt8] {
+        let count = try decodeLength(codingPath())
+        let range = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readBytes(count) }
         return Array(reader.bytes[range])
     }
 
     /// A collection's element count, checked against the bytes left (each element takes at
     /// least one), so a huge count fails at once without allocating.
-    func decodeLength(_ codingPath: [any CodingKey]) throws -> Int {
+    func decodeLength(_ codingPath: @autoclosure () -> [any CodingKey]) throws -> Int {
         let offset = reader.offset
         let raw: UInt64
         switch options.lengthEncoding {
         case .varint:
-            raw = try read(codingPath) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readVarint() }
+            raw = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readVarint() }
         case .u8, .u16, .u32, .u64:
             let byteCount = options.lengthEncoding == .u8 ? 1 : options.lengthEncoding == .u16 ? 2
                 : options.lengthEncoding == .u32 ? 4 : 8
             let order = options.byteOrder
-            raw = try read(codingPath) { (reader: inout ByteReader) throws(ByteReadError) in
+            raw = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in
                 try reader.readUInt(byteCount: byteCount, endianness: order)
             }
         }
         let available = reader.remainingBytes
         guard raw <= UInt64(available) else {
             throw BinaryCodingError.prematureEnd(offset: offset, needed: Int(clamping: raw), available: available)
-                .decodingError(codingPath)
+                .decodingError(codingPath())
         }
         return Int(raw)
     }
 
     /// Runs a read, turning a ``ByteReadError`` into a `DecodingError` at `codingPath`.
     @inline(__always)
-    func read<Value>(_ codingPath: [any CodingKey],
+    func read<Value>(_ codingPath: @autoclosure () -> [any CodingKey],
                      _ body: (inout ByteReader) throws(ByteReadError) -> Value) throws -> Value {
         do {
             return try body(&reader)
         } catch {
-            throw Self.convert(error).decodingError(codingPath)
+            throw Self.convert(error).decodingError(codingPath())
         }
     }
 
@@ -227,8 +228,8 @@ final class DecodingState {
         }
     }
 
-    private func outOfRange(_ value: String, _ type: Any.Type, _ offset: Int, _ codingPath: [any CodingKey]) -> DecodingError {
-        BinaryCodingError.valueOutOfRange(offset: offset, value: value, type: String(describing: type)).decodingError(codingPath)
+    private func outOfRange(_ value: String, _ type: Any.Type, _ offset: Int, _ codingPath: () -> [any CodingKey]) -> DecodingError {
+        BinaryCodingError.valueOutOfRange(offset: offset, value: value, type: String(describing: type)).decodingError(codingPath())
     }
 }
 
@@ -252,9 +253,15 @@ struct SequentialDecoder: Decoder {
     }
 }
 
-struct SequentialKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// A class, so the standard library's container box copies one reference per call, not the fields.
+final class SequentialKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let state: DecodingState
     let codingPath: [any CodingKey]
+
+    init(state: DecodingState, codingPath: [any CodingKey]) {
+        self.state = state
+        self.codingPath = codingPath
+    }
 
     /// Keys are not stored, except an enum's case name, which this reads (once) for
     /// synthesized enum decoding.
@@ -354,35 +361,40 @@ struct SequentialUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     var isAtEnd: Bool { currentIndex >= (count ?? 0) }
 
-    /// The path of the next element; checks there is one.
-    private mutating func next() throws -> [any CodingKey] {
-        let path = codingPath + [IndexKey(index: currentIndex)]
+    /// Moves to the next element, checking there is one; returns its index.
+    private mutating func advance() throws -> Int {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(Any.self, DecodingError.Context(
-                codingPath: path, debugDescription: "the array holds \(count ?? 0) elements"))
+                codingPath: codingPath + [IndexKey(index: currentIndex)],
+                debugDescription: "the array holds \(count ?? 0) elements"))
         }
         currentIndex += 1
-        return path
+        return currentIndex - 1
     }
+
+    private func path(_ index: Int) -> [any CodingKey] { codingPath + [IndexKey(index: index)] }
+
+    /// The path of the next element, for nested containers that keep it.
+    private mutating func next() throws -> [any CodingKey] { path(try advance()) }
 
     /// Nil is coded only through `Optional`, whose own flag says present or absent: a bare
     /// nil is never in the bytes.
     mutating func decodeNil() throws -> Bool { false }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try state.decodeBool(try next()) }
-    mutating func decode(_ type: String.Type) throws -> String { try state.decodeString(try next()) }
-    mutating func decode(_ type: Double.Type) throws -> Double { try state.decodeDouble(try next()) }
-    mutating func decode(_ type: Float.Type) throws -> Float { try state.decodeFloat(try next()) }
-    mutating func decode(_ type: Int.Type) throws -> Int { try state.decodeInteger(Int.self, try next()) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try state.decodeInteger(Int8.self, try next()) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try state.decodeInteger(Int16.self, try next()) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try state.decodeInteger(Int32.self, try next()) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try state.decodeInteger(Int64.self, try next()) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try state.decodeInteger(UInt.self, try next()) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try state.decodeInteger(UInt8.self, try next()) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try state.decodeInteger(UInt16.self, try next()) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try state.decodeInteger(UInt32.self, try next()) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try state.decodeInteger(UInt64.self, try next()) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { let i = try advance(); return try state.decodeBool(path(i)) }
+    mutating func decode(_ type: String.Type) throws -> String { let i = try advance(); return try state.decodeString(path(i)) }
+    mutating func decode(_ type: Double.Type) throws -> Double { let i = try advance(); return try state.decodeDouble(path(i)) }
+    mutating func decode(_ type: Float.Type) throws -> Float { let i = try advance(); return try state.decodeFloat(path(i)) }
+    mutating func decode(_ type: Int.Type) throws -> Int { let i = try advance(); return try state.decodeInteger(Int.self, path(i)) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { let i = try advance(); return try state.decodeInteger(Int8.self, path(i)) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { let i = try advance(); return try state.decodeInteger(Int16.self, path(i)) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { let i = try advance(); return try state.decodeInteger(Int32.self, path(i)) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { let i = try advance(); return try state.decodeInteger(Int64.self, path(i)) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { let i = try advance(); return try state.decodeInteger(UInt.self, path(i)) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { let i = try advance(); return try state.decodeInteger(UInt8.self, path(i)) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { let i = try advance(); return try state.decodeInteger(UInt16.self, path(i)) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { let i = try advance(); return try state.decodeInteger(UInt32.self, path(i)) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { let i = try advance(); return try state.decodeInteger(UInt64.self, path(i)) }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try state.decodeValue(type, codingPath: try next()) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {

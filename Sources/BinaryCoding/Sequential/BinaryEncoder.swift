@@ -27,12 +27,13 @@ public struct BinaryEncoder: Sendable {
 
 /// The output and settings shared by every container of one encode.
 final class EncodingState {
-    var writer = ByteWriter()
+    // One encode runs on one thread; the output is touched on every value, so skip the runtime exclusivity checks.
+    @exclusivity(unchecked) var writer = ByteWriter()
     let options: BinaryCodingOptions
     let userInfo: [CodingUserInfoKey: Any]
-    var depth = 0
+    @exclusivity(unchecked) var depth = 0
     /// Unkeyed containers still open: where their count goes, and how many elements so far.
-    var openCounts: [(offset: Int, count: Int)] = []
+    @exclusivity(unchecked) var openCounts: [(offset: Int, count: Int)] = []
 
     init(options: BinaryCodingOptions, userInfo: [CodingUserInfoKey: any Sendable]) {
         self.options = options
