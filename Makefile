@@ -22,9 +22,10 @@ test: setup ## Run every test (and build the benchmark, so it keeps compiling)
 check-schemas: build ## Check the bundled schemas
 	$(DISSECT) schema check Schemas Schemas/examples
 
-bench: setup ## Interpreter vs hand-written parser, side by side (release build)
+bench: setup ## Side-by-side benchmarks (release build): the interpreter, then the Codable decoders
 	$(SWIFT) build -c release --product dissect-bench
 	.build/release/dissect-bench
+	.build/release/dissect-bench codable
 
 clean:
 	rm -rf .build
