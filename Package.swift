@@ -37,6 +37,7 @@ let package = Package(
         .testTarget(name: "BinaryIOTests", dependencies: ["BinaryIO"]),
         .testTarget(name: "BinarySchemaTests", dependencies: ["BinarySchema", "Dissector"]),
         .testTarget(name: "BinaryCodingTests", dependencies: ["BinaryCoding"]),
+        .testTarget(name: "DissectorTests", dependencies: ["Dissector", "BinarySchema"], exclude: ["Golden"]),
         .testTarget(name: "DissectTests", dependencies: ["dissect"]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,18 +5,25 @@ import Foundation
 
 struct Hex: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Dissect bytes given as hex text, one row per field.",
+        abstract: "Dissect one frame given as hex: every byte labeled with its field.",
         discussion: """
             Bytes come from the HEX arguments, from --file (raw bytes), or from standard input \
-            (hex text). Hex may be separated by spaces, colons, dashes or commas, with optional 0x.
+            (hex text). Hex may be separated by spaces, colons, dashes or commas, with optional \
+            0x; the output of xxd, hexdump -C, od -Ax -tx1 and tcpdump -xx/-X can be pasted as it \
+            is (tcpdump -x and -X start at the IP layer: use --root IPv4 or IPv6).
 
-            Each row shows the field's byte offset (with .bit for bit fields), its length in \
-            bytes (or bits, with a b suffix), its path and its value. A malformed packet keeps \
-            every field decoded before the error; the failing field is marked with ✗ and the reason.
+            A malformed frame keeps every field decoded before the error; the failing field is \
+            marked with ✗ and the exact reason, and the bytes after it are still shown.
+
+            Examples:
+              dissect hex 'ffffffffffff 001122334455 0806 ...'
+              xxd frame.bin | dissect hex --format tree
+              dissect hex --file header.bin --no-bundled --schema bmp.schema --root BMPFile
             """
     )
 
     @OptionGroup var schemas: SchemaOptions
+    @OptionGroup var view: ViewOptions
 
     @Option(help: "The struct to start at (see `dissect schema list`).")
     var root = "Ethernet"
@@ -35,7 +42,8 @@ struct Hex: ParsableCommand {
         let bytes = try readBytes()
         var interpreter = Interpreter(schema: schema)
         let dissection = interpreter.dissect(bytes, root: rootStruct)
-        print(FieldListRenderer().render(dissection))
+        let label = file.map { ($0 as NSString).lastPathComponent } ?? "frame"
+        print(view.format.render(dissection, frame: FrameInfo(label: label), options: view.renderOptions))
     }
 
     private func readBytes() throws -> [UInt8] {

@@ -195,6 +195,7 @@ struct Checker {
         var protocolAbbreviation: String?
         var linkTypes: [Int] = []
         var isOffsetBase = false
+        var summaryFormat: String?
         for attribute in syntax.attributes {
             switch attribute.name {
             case "protocol":
@@ -217,8 +218,17 @@ struct Checker {
                 }
             case "offset_base":
                 isOffsetBase = true
+            case "summary":
+                if attribute.arguments.count == 1, case .string(let text, let location) = attribute.arguments[0] {
+                    summaryFormat = text
+                    checkSummary(text, fields: syntax.fields.map(\.name), at: location)
+                } else {
+                    report(.invalidValue, "@summary takes one string, with {field} placeholders, e.g. @summary(\"{src} > {dst}\")",
+                           at: attribute.location)
+                }
             default:
-                report(.invalidValue, "unknown struct attribute '@\(attribute.name)' (known: @protocol, @linktype, @offset_base)",
+                report(.invalidValue,
+                       "unknown struct attribute '@\(attribute.name)' (known: @protocol, @linktype, @offset_base, @summary)",
                        at: attribute.location)
             }
         }
@@ -237,7 +247,26 @@ struct Checker {
             fields.append(field)
         }
         return StructType(id: id, name: syntax.name, protocolAbbreviation: protocolAbbreviation, linkTypes: linkTypes,
-                          isOffsetBase: isOffsetBase, fields: structFields, location: syntax.location)
+                          isOffsetBase: isOffsetBase, summaryFormat: summaryFormat, fields: structFields,
+                          location: syntax.location)
+    }
+
+    /// Each `{placeholder}` of a summary must start with one of the struct's field names.
+    private mutating func checkSummary(_ format: String, fields: [String], at location: SchemaLocation) {
+        var rest = Substring(format)
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                report(.invalidValue, "@summary has a '{' without its '}'", at: location)
+                return
+            }
+            var placeholder = rest[rest.index(after: open)..<close]
+            if placeholder.hasPrefix("#") { placeholder = placeholder.dropFirst() }
+            let first = placeholder.prefix { $0 != "." && $0 != "[" }
+            if !fields.contains(String(first)) {
+                report(.unknownField, "@summary placeholder '{\(placeholder)}' names no field of this struct", at: location)
+            }
+            rest = rest[rest.index(after: close)...]
+        }
     }
 
     private mutating func checkField(_ syntax: FieldSyntax, slot: Int, scope: inout Scope, bitPhase: inout Int?) -> Field {

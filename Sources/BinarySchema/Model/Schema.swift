@@ -50,19 +50,23 @@ public final class StructType: Sendable {
     public let linkTypes: [Int]
     /// Whether `dns_name` compression pointers inside count from this struct's first byte.
     public let isOffsetBase: Bool
+    /// `@summary("{src} > {dst} ttl {ttl}")`: the one-line summary of this layer; each `{path}`
+    /// is a field's display text (a path below this struct, `#path` for its length in bytes).
+    public let summaryFormat: String?
     /// IDs into ``Schema/fields``, in declaration order.
     public let fieldIDs: [Int]
     /// The fields themselves, in declaration order.
     public let fields: [Field]
     public let location: SchemaLocation
 
-    init(id: Int, name: String, protocolAbbreviation: String?, linkTypes: [Int], isOffsetBase: Bool, fields: [Field],
-         location: SchemaLocation) {
+    init(id: Int, name: String, protocolAbbreviation: String?, linkTypes: [Int], isOffsetBase: Bool,
+         summaryFormat: String?, fields: [Field], location: SchemaLocation) {
         self.id = id
         self.name = name
         self.protocolAbbreviation = protocolAbbreviation
         self.linkTypes = linkTypes
         self.isOffsetBase = isOffsetBase
+        self.summaryFormat = summaryFormat
         self.fields = fields
         self.fieldIDs = fields.map(\.id)
         self.location = location

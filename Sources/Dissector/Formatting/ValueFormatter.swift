@@ -10,7 +10,7 @@ public enum ValueFormatter {
         let hint = fieldHint == .automatic ? node.impliedDisplay : fieldHint
         switch node.kind {
         case .structure:
-            return dissection.structType(of: index)?.name ?? ""
+            return flagsText(dissection, index) ?? dissection.structType(of: index)?.name ?? ""
         case .array:
             if case .unsigned(let count) = node.value { return "\(count) element\(count == 1 ? "" : "s")" }
             return ""
@@ -52,6 +52,44 @@ public enum ValueFormatter {
             result += piece
         }
         return result
+    }
+
+    /// A struct made only of 1-bit fields, shown as the names of those set: `[ack,syn]`.
+    static func flagsText(_ dissection: Dissection, _ index: Int) -> String? {
+        let children = dissection.children(of: index)
+        guard !children.isEmpty else { return nil }
+        var set: [String] = []
+        for child in children {
+            let node = dissection.nodes[child]
+            guard case .integer = node.kind, node.bitWidth == 1 else { return nil }
+            if case .unsigned(1) = node.value { set.append(dissection.name(of: child)) }
+        }
+        return "[" + set.joined(separator: ",") + "]"
+    }
+
+    /// The bits of the bytes a bit field touches, the field's own as 0/1 and the rest as dots,
+    /// in groups of four: `.... 0101` for the low nibble of 0x45. Nil for byte-aligned fields.
+    public static func bitPattern(_ dissection: Dissection, _ index: Int) -> String? {
+        let node = dissection.nodes[index]
+        guard node.bitStart & 7 != 0 || node.bitEnd & 7 != 0 || node.isBitField else { return nil }
+        let firstByte = node.bitStart >> 3
+        let lastByte = (node.bitEnd - 1) >> 3
+        guard lastByte >= firstByte, lastByte < dissection.bytes.count else { return nil }
+        var text = ""
+        for byteIndex in firstByte...lastByte {
+            if byteIndex > firstByte { text += " " }
+            let byte = dissection.bytes[byteIndex]
+            for bit in 0..<8 {
+                if bit == 4 { text += " " }
+                let position = byteIndex * 8 + bit
+                if position >= node.bitStart, position < node.bitEnd {
+                    text += (byte >> UInt8(7 - bit)) & 1 == 1 ? "1" : "0"
+                } else {
+                    text += "."
+                }
+            }
+        }
+        return text
     }
 
     static func rawInteger(_ value: FieldValue) -> Int64? {

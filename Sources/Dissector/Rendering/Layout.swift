@@ -1,0 +1,242 @@
+import BinarySchema
+
+/// What every view needs to know about a dissection beyond its nodes: which nodes are
+/// leaves, which byte belongs to which leaf, which bytes no field claims, and the layers.
+struct Layout {
+    /// A run of bytes no field claims: unclaimed inside the walk (padding, a trailer), or
+    /// unparsed after the error that stopped it.
+    struct Gap {
+        let range: Range<Int>
+        let unparsed: Bool
+    }
+
+    let dissection: Dissection
+    /// Nodes that hold a value rather than other nodes (plus the failing node), in order.
+    let leaves: [Int]
+    /// For each byte, the leaf that owns it, or -1.
+    let owners: [Int]
+    let gaps: [Gap]
+    /// Protocol struct nodes (`@protocol`), in order.
+    let layers: [Int]
+    /// Nesting of each node below its protocol struct (0 for the protocol node itself).
+    let depths: [Int]
+
+    init(_ dissection: Dissection) {
+        self.dissection = dissection
+        let nodes = dissection.nodes
+        let errorNode = dissection.error?.node
+        var leaves: [Int] = []
+        var layers: [Int] = []
+        var depths = Array(repeating: 0, count: nodes.count)
+        var owners = Array(repeating: -1, count: dissection.bytes.count)
+        for index in nodes.indices {
+            let node = nodes[index]
+            let isProtocol = dissection.structType(of: index)?.protocolAbbreviation != nil
+            if isProtocol { layers.append(index) }
+            let parent = Int(node.parent)
+            depths[index] = isProtocol || parent < 0 ? 0 : depths[parent] + 1
+            let isContainer: Bool
+            switch node.kind {
+            case .structure, .array: isContainer = index != errorNode
+            default: isContainer = false
+            }
+            if isContainer { continue }
+            leaves.append(index)
+            let start = min(node.byteOffset, owners.count)
+            let end = min(node.byteOffset + node.byteLength, owners.count)
+            for byte in start..<max(start, end) where owners[byte] < 0 || !node.isBitField { owners[byte] = index }
+        }
+        var unparsedFrom = Int.max
+        if let errorNode, errorNode < nodes.count {
+            let node = nodes[errorNode]
+            unparsedFrom = node.byteOffset + node.byteLength
+        }
+        var gaps: [Gap] = []
+        var start: Int?
+        for byte in 0...owners.count {
+            let owned = byte == owners.count || owners[byte] >= 0
+            if owned, let begin = start {
+                // A gap that straddles the end of the failing field splits into unclaimed and unparsed parts.
+                if begin < unparsedFrom, byte > unparsedFrom {
+                    gaps.append(Gap(range: begin..<unparsedFrom, unparsed: false))
+                    gaps.append(Gap(range: unparsedFrom..<byte, unparsed: true))
+                } else {
+                    gaps.append(Gap(range: begin..<byte, unparsed: begin >= unparsedFrom))
+                }
+                start = nil
+            } else if !owned, start == nil {
+                start = byte
+            }
+        }
+        self.leaves = leaves
+        self.owners = owners
+        self.gaps = gaps
+        self.layers = layers
+        self.depths = depths
+    }
+
+    /// `Ethernet › IPv4 › TCP`.
+    var layerNames: String {
+        layers.compactMap { dissection.structType(of: $0)?.name }.joined(separator: " › ")
+    }
+
+    /// Bytes of a protocol layer's own header: up to the next layer inside it, or all of it.
+    func headerLength(of layer: Int) -> Int {
+        let node = dissection.nodes[layer]
+        let inner = layers.first { $0 > layer && $0 < Int(node.subtreeEnd) }
+        return inner.map { dissection.nodes[$0].byteOffset - node.byteOffset } ?? node.byteLength
+    }
+
+    /// Whether a node is shown in bits rather than bytes.
+    func isBitLevel(_ index: Int) -> Bool {
+        let node = dissection.nodes[index]
+        return node.isBitField || node.bitStart & 7 != 0 || node.bitEnd & 7 != 0
+    }
+
+    /// `ihl` inside IPv4: the field's own name, or `[2]` for an array element.
+    func label(_ index: Int) -> String { dissection.name(of: index) }
+
+    /// The one-line summary of a protocol layer: its `@summary` with placeholders filled, or its name.
+    func summary(of layer: Int) -> String {
+        guard let structure = dissection.structType(of: layer) else { return "" }
+        guard let format = structure.summaryFormat else { return structure.name }
+        var text = ""
+        var rest = Substring(format)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            text += rest[..<open]
+            var placeholder = rest[rest.index(after: open)..<close]
+            let lengthOnly = placeholder.hasPrefix("#")
+            if lengthOnly { placeholder = placeholder.dropFirst() }
+            if let node = find(String(placeholder), below: layer), node != dissection.error?.node {
+                text += lengthOnly ? String(dissection.nodes[node].byteLength) : ValueFormatter.displayText(dissection, node)
+            } else {
+                text += "?"
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        text += rest
+        return structure.name + " " + text
+    }
+
+    /// The node at a relative path (`flags.rcode`, `questions[0].name`) below `root`.
+    func find(_ path: String, below root: Int) -> Int? {
+        var current = root
+        var remaining = Substring(path)
+        while !remaining.isEmpty {
+            if remaining.hasPrefix(".") { remaining = remaining.dropFirst() }
+            if remaining.hasPrefix("[") {
+                guard let close = remaining.firstIndex(of: "]"),
+                      let position = Int(remaining[remaining.index(after: remaining.startIndex)..<close]) else { return nil }
+                let children = dissection.children(of: current)
+                guard children.indices.contains(position) else { return nil }
+                current = children[position]
+                remaining = remaining[remaining.index(after: close)...]
+                continue
+            }
+            let name = remaining.prefix { $0 != "." && $0 != "[" }
+            remaining = remaining.dropFirst(name.count)
+            guard let child = dissection.children(of: current).first(where: { dissection.field(of: $0)?.name == String(name) })
+            else { return nil }
+            current = child
+        }
+        return current
+    }
+}
+
+/// How views are drawn.
+public struct RenderOptions: Sendable {
+    /// ANSI colors (for a terminal).
+    public var color: Bool
+    /// Columns to wrap long values and rows at.
+    public var width: Int
+
+    public init(color: Bool = false, width: Int = 120) {
+        self.color = color
+        self.width = max(60, width)
+    }
+}
+
+/// What a view says about the frame besides its bytes: its number and, from a capture, its time.
+public struct FrameInfo: Sendable {
+    /// What the heading calls the input: `frame` by default, a file's name for a file.
+    public var label: String
+    public var number: Int?
+    /// Capture time as text, for the heading.
+    public var timestamp: String?
+    /// The frame's original length on the wire, when more than was captured.
+    public var originalLength: Int?
+
+    public init(label: String = "frame", number: Int? = nil, timestamp: String? = nil, originalLength: Int? = nil) {
+        self.label = label
+        self.number = number
+        self.timestamp = timestamp
+        self.originalLength = originalLength
+    }
+
+    func heading(_ layout: Layout) -> String {
+        var parts: [String] = []
+        parts.append(number.map { "\(label) \($0)" } ?? label)
+        if let timestamp { parts.append(timestamp) }
+        let captured = layout.dissection.bytes.count
+        if let originalLength, originalLength != captured {
+            parts.append("\(captured) of \(originalLength) bytes")
+        } else {
+            parts.append("\(captured) bytes")
+        }
+        let layers = layout.layerNames
+        if !layers.isEmpty { parts.append(layers) }
+        return parts.joined(separator: " · ")
+    }
+}
+
+/// ANSI styling, or none.
+struct Style {
+    let enabled: Bool
+
+    private static let palette = ["36", "33", "32", "35", "34", "96", "93", "92", "95", "94"]
+
+    func field(_ text: String, _ ordinal: Int) -> String {
+        wrap(text, Self.palette[abs(ordinal) % Self.palette.count])
+    }
+
+    func error(_ text: String) -> String { wrap(text, "1;31") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+    func heading(_ text: String) -> String { wrap(text, "1") }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        enabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+/// Text helpers shared by the views.
+enum Text {
+    static func hex(_ offset: Int, digits: Int = 4) -> String {
+        let text = String(offset, radix: 16)
+        return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
+    }
+
+    static func bytes(_ bytes: ArraySlice<UInt8>) -> String {
+        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        let count = text.count
+        return count >= width ? text : text + String(repeating: " ", count: width - count)
+    }
+
+    /// Splits `text` into lines of at most `width` characters, at spaces where it can.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        guard text.count > width, width > 8 else { return [text] }
+        var lines: [String] = []
+        var rest = Substring(text)
+        while rest.count > width {
+            let window = rest.prefix(width)
+            let cut = window.lastIndex(of: " ").map { rest.distance(from: rest.startIndex, to: $0) } ?? width
+            let split = cut > width / 3 ? cut : width
+            lines.append(String(rest.prefix(split)))
+            rest = rest.dropFirst(split).drop { $0 == " " }
+        }
+        if !rest.isEmpty { lines.append(String(rest)) }
+        return lines
+    }
+}

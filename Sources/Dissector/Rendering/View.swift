@@ -1,0 +1,27 @@
+import BinarySchema
+
+/// The ways to show a dissection.
+public enum View: String, CaseIterable, Sendable {
+    /// One row per field: offset, bytes, indented path, value.
+    case fields
+    /// The classic 16-bytes-a-line dump with each field's bytes colored and annotated.
+    case hex
+    /// One line per field, indented, like `tshark -V`.
+    case tree
+    /// One JSON object per frame, on one line.
+    case json
+    /// One line per frame, like tcpdump.
+    case summary
+
+    /// Renders `dissection` in this view.
+    public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(),
+                       options: RenderOptions = RenderOptions()) -> String {
+        switch self {
+        case .fields: return FieldRowsRenderer(options: options).render(dissection, frame: frame)
+        case .hex: return HexDumpRenderer(options: options).render(dissection, frame: frame)
+        case .tree: return TreeRenderer(options: options).render(dissection, frame: frame)
+        case .json: return JSONRenderer().render(dissection, frame: frame)
+        case .summary: return SummaryRenderer(options: options).render(dissection, frame: frame)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Dissector
+import Foundation
+
+extension View: ExpressibleByArgument {}
+
+/// When to color output.
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
+/// Options shared by every command that shows dissections.
+struct ViewOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "How to show each frame: fields (a row per field), hex (annotated 16-byte dump), tree (like tshark -V), json (one object per line), summary (one line, like tcpdump).",
+        valueName: "view"))
+    var format: View = .fields
+
+    @Option(help: ArgumentHelp("Color: auto (on for a terminal, off when piped or under NO_COLOR), always or never.",
+                               valueName: "when"))
+    var color: ColorChoice = .auto
+
+    @Option(help: ArgumentHelp("Columns to wrap long values at (default: the terminal's width, else 120).", valueName: "n"))
+    var width: Int?
+
+    var renderOptions: RenderOptions {
+        RenderOptions(color: useColor, width: width ?? terminalWidth ?? 120)
+    }
+
+    private var useColor: Bool {
+        switch color {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            let environment = ProcessInfo.processInfo.environment
+            if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+            if environment["TERM"] == "dumb" { return false }
+            return isatty(STDOUT_FILENO) == 1
+        }
+    }
+
+    private var terminalWidth: Int? {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}

@@ -1,0 +1,183 @@
+import BinarySchema
+import Dissector
+import Foundation
+import Testing
+
+let repositoryRoot: URL = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url
+}()
+
+let bundled: Schema = {
+    do {
+        return try SchemaLoader.load(paths: [repositoryRoot.appendingPathComponent("Schemas").path])
+    } catch {
+        fatalError("\(error)")
+    }
+}()
+
+func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
+    let text = try String(contentsOf: repositoryRoot.appendingPathComponent("Corpus/samples/\(name).hex"), encoding: .utf8)
+    let bytes = try HexInput.parse(text)
+    var interpreter = Interpreter(schema: bundled)
+    return interpreter.dissect(bytes, root: try #require(bundled.structType(named: root)))
+}
+
+/// Every view of seven frames against checked-in output. Set DISSECT_UPDATE_GOLDEN=1 to rewrite
+/// the files after an intended change, then review the diff.
+@Suite struct ViewGoldenTests {
+    static let samples = ["tcp-syn", "dns-response", "icmpv6-echo", "vlan",
+                          "truncated-ipv4", "ipv4-length-beyond-frame", "dns-compression-loop"]
+
+    static let cases: [(String, View)] = samples.flatMap { name in View.allCases.map { (name, $0) } }
+
+    @Test(arguments: cases)
+    func viewMatchesItsGoldenFile(sampleName: String, view: View) throws {
+        let dissection = try sample(sampleName)
+        let output = view.render(dissection, frame: FrameInfo(number: 1), options: RenderOptions(color: false, width: 100)) + "\n"
+        let file = repositoryRoot.appendingPathComponent("Tests/DissectorTests/Golden/\(sampleName).\(view.rawValue).txt")
+        if ProcessInfo.processInfo.environment["DISSECT_UPDATE_GOLDEN"] == "1" {
+            try output.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        let golden = try String(contentsOf: file, encoding: .utf8)
+        #expect(output == golden, "\(sampleName).\(view.rawValue) differs from its golden file")
+    }
+}
+
+@Suite struct ViewBehaviourTests {
+    @Test(arguments: ViewGoldenTests.samples)
+    func jsonParsesAndDescribesEveryField(sampleName: String) throws {
+        let dissection = try sample(sampleName)
+        let line = JSONRenderer().render(dissection, frame: FrameInfo(number: 7))
+        #expect(!line.contains("\n"), "one object per line")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["frame"] as? Int == 7)
+        let fields = try #require(object["fields"] as? [[String: Any]])
+        #expect(fields.count == dissection.nodes.count)
+        for (index, field) in fields.enumerated() {
+            #expect(field["path"] as? String == dissection.path(of: index))
+            #expect(field["offset"] as? Int == dissection.nodes[index].byteOffset)
+        }
+        if let error = dissection.error {
+            let reported = try #require(object["error"] as? [String: Any])
+            #expect(reported["code"] as? String == error.code)
+            #expect(reported["offset"] as? Int == error.offset)
+            #expect(reported["path"] as? String == error.path)
+        } else {
+            #expect(object["error"] is NSNull)
+        }
+    }
+
+    @Test(arguments: ViewGoldenTests.samples.filter { $0.contains("truncated") || $0.contains("beyond") || $0.contains("loop") })
+    func everyViewMarksTheErrorAndKeepsTheFieldsBeforeIt(sampleName: String) throws {
+        let dissection = try sample(sampleName)
+        let error = try #require(dissection.error)
+        for view in View.allCases {
+            let output = view.render(dissection, options: RenderOptions(color: false, width: 1000))
+            #expect(output.contains(error.description), "\(view) shows the exact reason")
+            #expect(output.contains("ttl") || output.contains("64"), "\(view) keeps the fields before the error")
+        }
+    }
+
+    @Test func colorWrapsTextInANSICodesAndAddsNothingElse() throws {
+        let dissection = try sample("tcp-syn")
+        for view in [View.fields, .hex, .tree, .summary] {
+            let plain = view.render(dissection, options: RenderOptions(color: false))
+            let colored = view.render(dissection, options: RenderOptions(color: true))
+            #expect(colored.contains("\u{1B}["))
+            let stripped = colored.replacing(#/\u{1B}\[[0-9;]*m/#, with: "")
+            #expect(stripped == plain, "\(view)")
+        }
+    }
+
+    @Test func longValuesWrapWithinTheWidth() throws {
+        let dissection = try sample("ipv4-length-beyond-frame")
+        let output = FieldRowsRenderer(options: RenderOptions(color: false, width: 80)).render(dissection)
+        for line in output.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
+    }
+
+    @Test func bytesNoFieldClaimsAreShown() throws {
+        // A 60-byte Ethernet minimum frame: a 28-byte ARP leaves an 18-byte trailer.
+        let arp = "ffffffffffff 001122334455 0806 0001 0800 06 04 0001 001122334455 0a000001 000000000000 0a000002"
+            + String(repeating: " 00", count: 18)
+        var interpreter = Interpreter(schema: bundled)
+        let dissection = interpreter.dissect(try HexInput.parse(arp), root: try #require(bundled.structType(named: "Ethernet")))
+        #expect(dissection.error == nil)
+        let fields = FieldRowsRenderer().render(dissection)
+        #expect(fields.contains("(unclaimed)") && fields.contains("18 bytes no field claims"))
+        #expect(HexDumpRenderer().render(dissection).contains("(unclaimed)"))
+        #expect(TreeRenderer().render(dissection).contains("unclaimed (no field): 18 bytes at offset 42"))
+        #expect(JSONRenderer().render(dissection).contains(#""gaps":[{"offset":42,"length":18,"kind":"unclaimed""#))
+    }
+}
+
+@Suite struct HexInputTests {
+    static let bytes = Array("00000000000000000000000008004500003c7438400040 06".utf8)
+
+    private func syn() throws -> [UInt8] {
+        try HexInput.parse(try String(contentsOf: repositoryRoot.appendingPathComponent("Corpus/samples/tcp-syn.hex"), encoding: .utf8))
+    }
+
+    @Test func readsXxdOutput() throws {
+        let text = """
+            00000000: 0000 0000 0000 0000 0000 0000 0800 4500  ..............E.
+            00000010: 003c 7438 4000 4006 c881 7f00 0001 7f00  .<t8@.@.........
+            00000020: 0001 be2c 223d b70b fb04 0000 0000 a002  ...,"=..........
+            00000030: ffd7 fe30 0000 0204 ffd7 0402 080a bc5a  ...0...........Z
+            00000040: eccf 0000 0000 0103 030a                 ..........
+            """
+        #expect(try HexInput.parse(text) == (try syn()))
+    }
+
+    @Test func readsHexdumpCanonicalOutput() throws {
+        let text = """
+            00000000  00 00 00 00 00 00 00 00  00 00 00 00 08 00 45 00  |..............E.|
+            00000010  00 3c 74 38 40 00 40 06  c8 81 7f 00 00 01 7f 00  |.<t8@.@.........|
+            00000020  00 01 be 2c 22 3d b7 0b  fb 04 00 00 00 00 a0 02  |...,"=..........|
+            00000030  ff d7 fe 30 00 00 02 04  ff d7 04 02 08 0a bc 5a  |...0...........Z|
+            00000040  ec cf 00 00 00 00 01 03  03 0a                    |..........|
+            0000004a
+            """
+        #expect(try HexInput.parse(text) == (try syn()))
+    }
+
+    @Test func readsOdOutput() throws {
+        let text = """
+            000000 00 00 00 00 00 00 00 00 00 00 00 00 08 00 45 00
+            000010 00 3c 74 38 40 00 40 06 c8 81 7f 00 00 01 7f 00
+            000020 00 01 be 2c 22 3d b7 0b fb 04 00 00 00 00 a0 02
+            000030 ff d7 fe 30 00 00 02 04 ff d7 04 02 08 0a bc 5a
+            000040 ec cf 00 00 00 00 01 03 03 0a
+            00004a
+            """
+        #expect(try HexInput.parse(text) == (try syn()))
+    }
+
+    @Test func readsTcpdumpXXAndXOutput() throws {
+        let xx = """
+            06:01:48.740443 IP localhost.48684 > localhost.8765: Flags [S], seq 3071015684, win 65495, length 0
+            \t0x0000:  0000 0000 0000 0000 0000 0000 0800 4500
+            \t0x0010:  003c 7438 4000 4006 c881 7f00 0001 7f00
+            \t0x0020:  0001 be2c 223d b70b fb04 0000 0000 a002
+            \t0x0030:  ffd7 fe30 0000 0204 ffd7 0402 080a bc5a
+            \t0x0040:  eccf 0000 0000 0103 030a
+            """
+        #expect(try HexInput.parse(xx) == (try syn()))
+        let x = """
+            06:01:48.740443 IP localhost.48684 > localhost.8765: Flags [S], seq 3071015684, win 65495, length 0
+            \t0x0000:  4500 003c 7438 4000 4006 c881 7f00 0001  E..<t8@.@.......
+            \t0x0010:  7f00 0001 be2c 223d b70b fb04 0000 0000  .....,"=........
+            \t0x0020:  a002 ffd7 fe30 0000 0204 ffd7 0402 080a  .....0..........
+            \t0x0030:  bc5a eccf 0000 0000 0103 030a            .Z..........
+            """
+        #expect(try HexInput.parse(x) == Array(try syn()[14...]))
+    }
+
+    @Test func readsPlainHexWithSeparatorsAndPrefixes() throws {
+        #expect(try HexInput.parse("3c:22:fb 0x45,0x00-AB") == [0x3C, 0x22, 0xFB, 0x45, 0x00, 0xAB])
+        #expect(throws: HexInputError.self) { try HexInput.parse("4") }
+        #expect(throws: HexInputError.self) { try HexInput.parse("45 zz") }
+    }
+}
