@@ -31,7 +31,7 @@ let package = Package(
         // Side-by-side benchmark: the interpreter against a hand-written parser.
         .executableTarget(
             name: "dissect-bench",
-            dependencies: ["BinarySchema", "BinaryIO", "BinaryCoding"],
+            dependencies: ["BinarySchema", "BinaryIO", "BinaryCoding", "Dissector"],
             path: "Benchmarks/dissect-bench"
         ),
         .testTarget(name: "BinaryIOTests", dependencies: ["BinaryIO"]),

@@ -4,6 +4,7 @@
 //                                              (a parser and a dissector) on Ethernet/IPv4/TCP frames
 //   dissect-bench codable [seconds-per-round]  BinaryDecoder and SchemaDecoder against a hand-written
 //                                              parser and PropertyListDecoder on a 20-field header
+//   dissect-bench views [seconds-per-view] [view]  rendering speed of each view on the corpus frames
 //
 //   swift build -c release --product dissect-bench && .build/release/dissect-bench
 //
@@ -360,7 +361,10 @@ func runBenchmark() {
     if sink == 42 { print("") }
 }
 
-if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "codable-profile" {
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "views" {
+    runViewBenchmark(secondsPerView: CommandLine.arguments.count > 2 ? Double(CommandLine.arguments[2]) ?? 1 : 1,
+                     only: CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : nil)
+} else if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "codable-profile" {
     runCodableProfile(CommandLine.arguments[2], Int(CommandLine.arguments[3]) ?? 1000)
 } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "codable" {
     runCodableBenchmark(secondsPerRound: CommandLine.arguments.count > 2 ? Double(CommandLine.arguments[2]) ?? 1 : 1)

@@ -9,92 +9,138 @@ public struct JSONRenderer {
     public init() {}
 
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo()) -> String {
-        let layout = Layout(dissection)
-        var json = JSONWriter()
-        json.open("{")
-        if let number = frame.number { json.key("frame"); json.number(number) }
-        if let timestamp = frame.timestamp { json.key("time"); json.string(timestamp) }
-        json.key("length"); json.number(dissection.bytes.count)
-        if let original = frame.originalLength { json.key("original_length"); json.number(original) }
-        json.key("layers")
-        json.open("[")
-        for layer in layout.layers { json.string(dissection.structType(of: layer)?.protocolAbbreviation ?? "") }
-        json.close("]")
-        json.key("fields")
-        json.open("[")
-        for index in dissection.nodes.indices { field(index, dissection, layout, &json) }
-        json.close("]")
-        json.key("gaps")
-        json.open("[")
-        for gap in layout.gaps {
-            json.open("{")
-            json.key("offset"); json.number(gap.range.lowerBound)
-            json.key("length"); json.number(gap.range.count)
-            json.key("kind"); json.string(gap.unparsed ? "unparsed" : "unclaimed")
-            json.key("raw"); json.string(hex(dissection.bytes[gap.range]))
-            json.close("}")
-        }
-        json.close("]")
-        json.key("error")
-        if let error = dissection.error {
-            json.open("{")
-            json.key("code"); json.string(error.code)
-            json.key("message"); json.string(error.description)
-            json.key("path"); json.string(error.path)
-            json.key("offset"); json.number(error.offset)
-            json.key("bit_offset"); json.number(error.bitOffset)
-            json.key("field"); json.number(error.node)
-            json.close("}")
-        } else {
-            json.raw("null")
-        }
-        json.close("}")
-        return json.text
+        var sink = TextSink(capacity: dissection.nodes.count * 160)
+        render(dissection, frame: frame, into: &sink)
+        return sink.text
     }
 
-    private func field(_ index: Int, _ dissection: Dissection, _ layout: Layout, _ json: inout JSONWriter) {
-        let node = dissection.nodes[index]
-        json.open("{")
-        json.key("path"); json.string(dissection.path(of: index))
-        json.key("name"); json.string(dissection.name(of: index))
-        json.key("parent"); json.number(Int(node.parent))
-        json.key("kind"); json.string(kind(node.kind))
-        json.key("offset"); json.number(node.byteOffset)
-        json.key("length"); json.number(node.byteLength)
-        if layout.isBitLevel(index) {
-            json.key("bit_offset"); json.number(node.bitStart & 7)
-            json.key("bit_width"); json.number(node.bitWidth)
+    /// Appends the object, without a newline.
+    public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
+        let layout = Layout(dissection)
+        sink.append(byte: UInt8(ascii: "{"))
+        if let number = frame.number {
+            sink.append("\"frame\":" as StaticString)
+            sink.appendDecimal(number)
+            sink.append(byte: UInt8(ascii: ","))
         }
-        let isContainer: Bool
+        if let timestamp = frame.timestamp {
+            sink.append("\"time\":" as StaticString)
+            sink.appendJSONString(timestamp)
+            sink.append(byte: UInt8(ascii: ","))
+        }
+        sink.append("\"length\":" as StaticString)
+        sink.appendDecimal(dissection.bytes.count)
+        if let original = frame.originalLength {
+            sink.append(",\"original_length\":" as StaticString)
+            sink.appendDecimal(original)
+        }
+        sink.append(",\"layers\":[" as StaticString)
+        for (position, layer) in layout.layers.enumerated() {
+            if position > 0 { sink.append(byte: UInt8(ascii: ",")) }
+            sink.appendJSONString(dissection.structType(of: layer)?.protocolAbbreviation ?? "")
+        }
+        sink.append("],\"fields\":[" as StaticString)
+        for index in dissection.nodes.indices {
+            if index > 0 { sink.append(byte: UInt8(ascii: ",")) }
+            field(index, dissection, layout, &sink)
+        }
+        sink.append("],\"gaps\":[" as StaticString)
+        for (position, gap) in layout.gaps.enumerated() {
+            if position > 0 { sink.append(byte: UInt8(ascii: ",")) }
+            sink.append("{\"offset\":" as StaticString)
+            sink.appendDecimal(gap.range.lowerBound)
+            sink.append(",\"length\":" as StaticString)
+            sink.appendDecimal(gap.range.count)
+            sink.append(gap.unparsed ? ",\"kind\":\"unparsed\",\"raw\":\"" as StaticString : ",\"kind\":\"unclaimed\",\"raw\":\"")
+            sink.appendHex(dissection.bytes[gap.range])
+            sink.append("\"}" as StaticString)
+        }
+        sink.append("],\"error\":" as StaticString)
+        if let error = dissection.error {
+            sink.append("{\"code\":" as StaticString)
+            sink.appendJSONString(error.code)
+            sink.append(",\"message\":" as StaticString)
+            sink.appendJSONString(error.description)
+            sink.append(",\"path\":" as StaticString)
+            sink.appendJSONString(error.path)
+            sink.append(",\"offset\":" as StaticString)
+            sink.appendDecimal(error.offset)
+            sink.append(",\"bit_offset\":" as StaticString)
+            sink.appendDecimal(error.bitOffset)
+            sink.append(",\"field\":" as StaticString)
+            sink.appendDecimal(error.node)
+            sink.append(byte: UInt8(ascii: "}"))
+        } else {
+            sink.append("null" as StaticString)
+        }
+        sink.append(byte: UInt8(ascii: "}"))
+    }
+
+    private func field(_ index: Int, _ dissection: Dissection, _ layout: Layout, _ sink: inout TextSink) {
+        let node = dissection.nodes[index]
+        let isError = dissection.error?.node == index
+        sink.append("{\"path\":\"" as StaticString)
+        ValueWriter.writePath(dissection, index, into: &sink)
+        sink.append("\",\"name\":" as StaticString)
+        sink.appendJSONString(dissection.name(of: index))
+        sink.append(",\"parent\":" as StaticString)
+        sink.appendDecimal(node.parent)
+        sink.append(",\"kind\":\"" as StaticString)
+        sink.append(kind(node.kind))
+        sink.append("\",\"offset\":" as StaticString)
+        sink.appendDecimal(node.byteOffset)
+        sink.append(",\"length\":" as StaticString)
+        sink.appendDecimal(node.byteLength)
+        if layout.isBitLevel(index) {
+            sink.append(",\"bit_offset\":" as StaticString)
+            sink.appendDecimal(node.bitStart & 7)
+            sink.append(",\"bit_width\":" as StaticString)
+            sink.appendDecimal(node.bitWidth)
+        }
+        var isContainer = false
         switch node.kind {
         case .structure, .array: isContainer = true
-        default: isContainer = false
+        default: break
         }
-        if !isContainer { json.key("raw"); json.string(hex(dissection.rawBytes(of: index))) }
-        json.key("value")
+        if !isContainer {
+            sink.append(",\"raw\":\"" as StaticString)
+            sink.appendHex(dissection.rawBytes(of: index))
+            sink.append(byte: UInt8(ascii: "\""))
+        }
+        sink.append(",\"value\":" as StaticString)
         switch node.value {
-        case .unsigned(let value): json.raw(String(value))
-        case .signed(let value): json.raw(String(value))
-        case .float(let value): value.isFinite ? json.raw(String(value)) : json.string(String(value))
-        case .boolean(let value): json.raw(value ? "true" : "false")
-        case .bytes: json.string(hex(dissection.rawBytes(of: index)))
-        case .string, .text: json.string(dissection.text(of: index) ?? "")
-        case .none: json.raw("null")
+        case .unsigned(let value): sink.appendDecimal(value)
+        case .signed(let value): sink.appendDecimal(value)
+        case .float(let value):
+            if value.isFinite { sink.append(String(value)) } else { sink.appendJSONString(String(value)) }
+        case .boolean(let value): sink.append(value ? "true" as StaticString : "false")
+        case .bytes:
+            sink.append(byte: UInt8(ascii: "\""))
+            sink.appendHex(dissection.rawBytes(of: index))
+            sink.append(byte: UInt8(ascii: "\""))
+        case .string, .text: sink.appendJSONString(dissection.text(of: index) ?? "")
+        case .none: sink.append("null" as StaticString)
         }
         if case .enumeration(let enumID) = node.kind {
-            json.key("enum")
+            sink.append(",\"enum\":" as StaticString)
             if let raw = dissection.integer(of: index), let name = dissection.schema.enums[Int(enumID)].caseName(for: raw) {
-                json.string(name)
+                sink.appendJSONString(name)
             } else {
-                json.raw("null")
+                sink.append("null" as StaticString)
             }
         }
-        json.key("display"); json.string(dissection.error?.node == index ? "" : ValueFormatter.displayText(dissection, index))
-        if dissection.error?.node == index { json.key("error"); json.raw("true") }
-        json.close("}")
+        sink.append(",\"display\":" as StaticString)
+        if isError {
+            sink.append("\"\",\"error\":true" as StaticString)
+        } else {
+            var display = TextSink(capacity: 64)
+            ValueWriter.writeDisplay(dissection, index, into: &display)
+            sink.appendJSONString(display.text)
+        }
+        sink.append(byte: UInt8(ascii: "}"))
     }
 
-    private func kind(_ kind: NodeKind) -> String {
+    private func kind(_ kind: NodeKind) -> StaticString {
         switch kind {
         case .structure: return "struct"
         case .array: return "array"
@@ -106,79 +152,5 @@ public struct JSONRenderer {
         case .string: return "string"
         case .dnsName: return "dns_name"
         }
-    }
-
-    private func hex(_ bytes: ArraySlice<UInt8>) -> String {
-        var text = ""
-        text.reserveCapacity(bytes.count * 2)
-        let digits = Array("0123456789abcdef")
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xF)])
-        }
-        return text
-    }
-}
-
-/// Builds compact JSON text, commas included.
-struct JSONWriter {
-    private(set) var text = ""
-    private var needsComma = false
-
-    mutating func open(_ bracket: Character) {
-        separate()
-        text.append(bracket)
-        needsComma = false
-    }
-
-    mutating func close(_ bracket: Character) {
-        text.append(bracket)
-        needsComma = true
-    }
-
-    mutating func key(_ name: String) {
-        separate()
-        appendQuoted(name)
-        text.append(":")
-        needsComma = false
-    }
-
-    mutating func number(_ value: Int) { raw(String(value)) }
-
-    mutating func string(_ value: String) {
-        separate()
-        appendQuoted(value)
-        needsComma = true
-    }
-
-    mutating func raw(_ value: String) {
-        separate()
-        text += value
-        needsComma = true
-    }
-
-    private mutating func separate() {
-        if needsComma { text.append(",") }
-    }
-
-    private mutating func appendQuoted(_ value: String) {
-        text.append("\"")
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hexDigits = String(scalar.value, radix: 16)
-                    text += "\\u" + String(repeating: "0", count: 4 - hexDigits.count) + hexDigits
-                } else {
-                    text.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        text.append("\"")
     }
 }

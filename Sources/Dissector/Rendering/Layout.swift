@@ -13,6 +13,10 @@ struct Layout {
     let dissection: Dissection
     /// Nodes that hold a value rather than other nodes (plus the failing node), in order.
     let leaves: [Int]
+    /// Per node: whether it is a leaf, and its position among the leaves (-1 otherwise).
+    let leafOrdinals: [Int]
+    /// Per node: whether it is a protocol layer.
+    let isLayer: [Bool]
     /// For each byte, the leaf that owns it, or -1.
     let owners: [Int]
     let gaps: [Gap]
@@ -27,12 +31,17 @@ struct Layout {
         let errorNode = dissection.error?.node
         var leaves: [Int] = []
         var layers: [Int] = []
+        var leafOrdinals = Array(repeating: -1, count: nodes.count)
+        var isLayer = Array(repeating: false, count: nodes.count)
         var depths = Array(repeating: 0, count: nodes.count)
         var owners = Array(repeating: -1, count: dissection.bytes.count)
         for index in nodes.indices {
             let node = nodes[index]
             let isProtocol = dissection.structType(of: index)?.protocolAbbreviation != nil
-            if isProtocol { layers.append(index) }
+            if isProtocol {
+                layers.append(index)
+                isLayer[index] = true
+            }
             let parent = Int(node.parent)
             depths[index] = isProtocol || parent < 0 ? 0 : depths[parent] + 1
             let isContainer: Bool
@@ -41,6 +50,7 @@ struct Layout {
             default: isContainer = false
             }
             if isContainer { continue }
+            leafOrdinals[index] = leaves.count
             leaves.append(index)
             let start = min(node.byteOffset, owners.count)
             let end = min(node.byteOffset + node.byteLength, owners.count)
@@ -69,6 +79,8 @@ struct Layout {
             }
         }
         self.leaves = leaves
+        self.leafOrdinals = leafOrdinals
+        self.isLayer = isLayer
         self.owners = owners
         self.gaps = gaps
         self.layers = layers
@@ -86,6 +98,8 @@ struct Layout {
         let inner = layers.first { $0 > layer && $0 < Int(node.subtreeEnd) }
         return inner.map { dissection.nodes[$0].byteOffset - node.byteOffset } ?? node.byteLength
     }
+
+    func isLeaf(_ index: Int) -> Bool { leafOrdinals[index] >= 0 }
 
     /// Whether a node is shown in bits rather than bytes.
     func isBitLevel(_ index: Int) -> Bool {
