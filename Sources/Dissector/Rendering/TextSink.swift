@@ -1,74 +1,127 @@
 import BinarySchema
 
 /// UTF-8 output built as bytes: views append to one buffer instead of concatenating strings,
-/// and a stream can write the buffer out as it is.
-public struct TextSink: Sendable {
-    /// The text so far, as UTF-8.
-    public private(set) var bytes: [UInt8] = []
+/// and a stream can write the buffer out as it is. Appending copies bytes into manually grown
+/// memory; copies of a sink share that memory, so keep one sink per writer.
+public struct TextSink {
+    private let storage: Storage
     /// Where the current line starts, for padding to a column.
     private var lineStart = 0
 
-    public init(capacity: Int = 4096) {
-        bytes.reserveCapacity(capacity)
+    final class Storage {
+        @exclusivity(unchecked) var base: UnsafeMutablePointer<UInt8>
+        @exclusivity(unchecked) var count = 0
+        @exclusivity(unchecked) var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = max(64, capacity)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        deinit { base.deallocate() }
+
+        @inline(__always)
+        func reserve(_ extra: Int) {
+            guard count + extra > capacity else { return }
+            var larger = capacity * 2
+            while larger < count + extra { larger *= 2 }
+            let replacement = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+            replacement.update(from: base, count: count)
+            base.deallocate()
+            base = replacement
+            capacity = larger
+        }
+
+        @inline(__always)
+        func append(_ source: UnsafeRawBufferPointer) {
+            guard let address = source.baseAddress, !source.isEmpty else { return }
+            reserve(source.count)
+            (base + count).update(from: address.assumingMemoryBound(to: UInt8.self), count: source.count)
+            count += source.count
+        }
+
+        @inline(__always)
+        func append(_ byte: UInt8) {
+            reserve(1)
+            base[count] = byte
+            count += 1
+        }
     }
+
+    public init(capacity: Int = 4096) {
+        storage = Storage(capacity: capacity)
+    }
+
+    /// The text so far, as UTF-8.
+    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage.base, count: storage.count) }
+
+    /// Bytes written so far.
+    public var count: Int { storage.count }
 
     /// The text so far.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Empties the buffer, keeping its memory.
     public mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+        storage.count = 0
         lineStart = 0
     }
 
     @inline(__always)
     mutating func append(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { storage.append(UnsafeRawBufferPointer($0)) }
     }
 
     @inline(__always)
     mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        text.withUTF8Buffer { storage.append(UnsafeRawBufferPointer($0)) }
     }
 
     @inline(__always)
-    mutating func append(byte: UInt8) { bytes.append(byte) }
+    mutating func append(byte: UInt8) { storage.append(byte) }
+
+    mutating func append<Bytes: Collection>(contentsOf data: Bytes) where Bytes.Element == UInt8 {
+        storage.reserve(data.count)
+        for byte in data { storage.append(byte) }
+    }
 
     mutating func newline() {
         // Lines end without trailing spaces.
-        while bytes.count > lineStart, bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
-        bytes.append(UInt8(ascii: "\n"))
-        lineStart = bytes.count
+        while storage.count > lineStart, storage.base[storage.count - 1] == UInt8(ascii: " ") { storage.count -= 1 }
+        storage.append(UInt8(ascii: "\n"))
+        lineStart = storage.count
     }
 
     /// Characters on the current line (code points, so `·` and `✗` count once).
     var column: Int {
-        var count = 0
-        for byte in bytes[lineStart...] where byte & 0xC0 != 0x80 { count += 1 }
-        return count
+        var characters = 0
+        for index in lineStart..<storage.count where storage.base[index] & 0xC0 != 0x80 { characters += 1 }
+        return characters
     }
 
     /// Spaces up to `target` characters into the line (at least one when already past it).
     mutating func pad(to target: Int, visibleColumn: Int? = nil) {
         let current = visibleColumn ?? column
-        let spaces = target > current ? target - current : 1
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: spaces))
+        spaces(target > current ? target - current : 1)
     }
 
     mutating func spaces(_ count: Int) {
-        if count > 0 { bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) }
+        guard count > 0 else { return }
+        storage.reserve(count)
+        (storage.base + storage.count).update(repeating: UInt8(ascii: " "), count: count)
+        storage.count += count
     }
 
     mutating func appendDecimal<T: BinaryInteger>(_ value: T) {
         if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            appendDecimal(UInt64(truncatingIfNeeded: 0 - Int64(value)))
+            storage.append(UInt8(ascii: "-"))
+            appendDecimal(UInt64(truncatingIfNeeded: 0 &- Int64(truncatingIfNeeded: value)))
             return
         }
         var magnitude = UInt64(value)
         if magnitude < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude))
+            storage.append(UInt8(ascii: "0") + UInt8(magnitude))
             return
         }
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
@@ -81,7 +134,7 @@ public struct TextSink: Sendable {
                 magnitude /= 10
                 count += 1
             }
-            bytes.append(contentsOf: buffer[(20 - count)...])
+            storage.append(UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
         }
     }
 
@@ -89,8 +142,10 @@ public struct TextSink: Sendable {
 
     @inline(__always)
     mutating func appendHex(byte: UInt8) {
-        bytes.append(Self.hexDigits[Int(byte >> 4)])
-        bytes.append(Self.hexDigits[Int(byte & 0xF)])
+        storage.reserve(2)
+        storage.base[storage.count] = Self.hexDigits[Int(byte >> 4)]
+        storage.base[storage.count + 1] = Self.hexDigits[Int(byte & 0xF)]
+        storage.count += 2
     }
 
     /// An offset as at least four hex digits.
@@ -98,14 +153,14 @@ public struct TextSink: Sendable {
         var digits = 4
         while digits < 16, offset >> (digits * 4) != 0 { digits += 1 }
         for position in stride(from: digits - 1, through: 0, by: -1) {
-            bytes.append(Self.hexDigits[(offset >> (position * 4)) & 0xF])
+            storage.append(Self.hexDigits[(offset >> (position * 4)) & 0xF])
         }
     }
 
     mutating func appendHex<Bytes: Sequence>(_ data: Bytes, separator: UInt8? = nil) where Bytes.Element == UInt8 {
         var first = true
         for byte in data {
-            if let separator, !first { bytes.append(separator) }
+            if let separator, !first { storage.append(separator) }
             appendHex(byte: byte)
             first = false
         }
@@ -113,14 +168,14 @@ public struct TextSink: Sendable {
 
     /// A JSON string literal.
     mutating func appendJSONString(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
+        storage.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
             var clean = utf8.startIndex
             for index in utf8.indices {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: utf8[clean..<index])
+                storage.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[clean..<index])))
                 switch byte {
                 case UInt8(ascii: "\""): append("\\\"" as StaticString)
                 case UInt8(ascii: "\\"): append("\\\\" as StaticString)
@@ -133,8 +188,8 @@ public struct TextSink: Sendable {
                 }
                 clean = index + 1
             }
-            bytes.append(contentsOf: utf8[clean...])
+            storage.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[clean...])))
         }
-        bytes.append(UInt8(ascii: "\""))
+        storage.append(UInt8(ascii: "\""))
     }
 }
