@@ -41,18 +41,18 @@ public struct FieldRowsRenderer {
             }
             let isError = dissection.error?.node == index
             let path = String(repeating: "  ", count: layout.depths[index]) + dissection.path(of: index)
-            let isLeaf = layout.leaves.contains(index)
+            let isLeaf = layout.isLeaf(index)
             var value: String
             if isError, let error = dissection.error {
                 value = "✗ " + error.description
-            } else if layout.layers.contains(index) {
+            } else if layout.isLayer[index] {
                 value = layout.summary(of: index)
             } else if let bits = ValueFormatter.bitPattern(dissection, index), isLeaf {
                 value = bits + " = " + ValueFormatter.displayText(dissection, index)
             } else {
                 value = ValueFormatter.displayText(dissection, index)
             }
-            if !isLeaf, !layout.layers.contains(index), case .structure = node.kind, !isError {
+            if !isLeaf, !layout.isLayer[index], case .structure = node.kind, !isError {
                 if layout.isBitLevel(index) { value += value.isEmpty ? "\(node.bitWidth) bits" : "  (\(node.bitWidth) bits)" }
             }
             // Bytes: shown for leaves, once per byte run (bit fields sharing bytes show them on the first row).
@@ -65,10 +65,10 @@ public struct FieldRowsRenderer {
             } else if isLeaf, byteRange.isEmpty {
                 byteRows = []
             }
-            let offsetText = byteRows.isEmpty ? (isLeaf && !byteRange.isEmpty ? "" : (layout.layers.contains(index) ? Text.hex(node.byteOffset) : "")) : Text.hex(byteRows[0].offset)
+            let offsetText = byteRows.isEmpty ? (isLeaf && !byteRange.isEmpty ? "" : (layout.isLayer[index] ? Text.hex(node.byteOffset) : "")) : Text.hex(byteRows[0].offset)
             let colored: (String) -> String = { text in
                 if isError { return style.error(text) }
-                if layout.layers.contains(index) { return style.heading(text) }
+                if layout.isLayer[index] { return style.heading(text) }
                 return isLeaf ? style.field(text, ordinal) : text
             }
             let valueLines = Text.wrap(value, width: max(20, options.width - valueColumn))

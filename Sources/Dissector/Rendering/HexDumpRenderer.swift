@@ -19,7 +19,7 @@ public struct HexDumpRenderer {
         let layout = Layout(dissection)
         let style = Style(enabled: options.color)
         let bytes = dissection.bytes
-        let ordinals = Dictionary(uniqueKeysWithValues: layout.leaves.enumerated().map { ($1, $0) })
+        let ordinals = layout.leafOrdinals
         let pathWidth = min(36, (layout.leaves.map { dissection.path(of: $0).count }.max() ?? 8) + 2)
         let annotationIndent = "      "
         let valueWidth = max(20, options.width - annotationIndent.count - 5 - pathWidth)
@@ -45,7 +45,8 @@ public struct HexDumpRenderer {
                 let paint: (String) -> String
                 if owner == dissection.error?.node, owner >= 0 {
                     paint = { style.error($0) }
-                } else if owner >= 0, let ordinal = ordinals[owner] {
+                } else if owner >= 0 {
+                    let ordinal = ordinals[owner]
                     paint = { style.field($0, ordinal) }
                 } else {
                     paint = { style.dim($0) }
@@ -58,7 +59,7 @@ public struct HexDumpRenderer {
             while let leaf = leaves.first, dissection.nodes[leaf].byteOffset < max(lineEnd, lineStart + 1) {
                 leaves = leaves.dropFirst()
                 let node = dissection.nodes[leaf]
-                let ordinal = ordinals[leaf] ?? 0
+                let ordinal = ordinals[leaf]
                 let isError = dissection.error?.node == leaf
                 var value: String
                 if isError, let error = dissection.error {

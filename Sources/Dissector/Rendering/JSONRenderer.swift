@@ -40,9 +40,10 @@ public struct JSONRenderer {
             sink.appendJSONString(dissection.structType(of: layer)?.protocolAbbreviation ?? "")
         }
         sink.append("],\"fields\":[" as StaticString)
+        var scratch = TextSink(capacity: 256)
         for index in dissection.nodes.indices {
             if index > 0 { sink.append(byte: UInt8(ascii: ",")) }
-            field(index, dissection, layout, &sink)
+            field(index, dissection, layout, &sink, &scratch)
         }
         sink.append("],\"gaps\":[" as StaticString)
         for (position, gap) in layout.gaps.enumerated() {
@@ -76,13 +77,21 @@ public struct JSONRenderer {
         sink.append(byte: UInt8(ascii: "}"))
     }
 
-    private func field(_ index: Int, _ dissection: Dissection, _ layout: Layout, _ sink: inout TextSink) {
+    private func field(_ index: Int, _ dissection: Dissection, _ layout: Layout, _ sink: inout TextSink,
+                       _ scratch: inout TextSink) {
         let node = dissection.nodes[index]
         let isError = dissection.error?.node == index
         sink.append("{\"path\":\"" as StaticString)
         ValueWriter.writePath(dissection, index, into: &sink)
-        sink.append("\",\"name\":" as StaticString)
-        sink.appendJSONString(dissection.name(of: index))
+        sink.append("\",\"name\":\"" as StaticString)
+        if node.arrayIndex >= 0 {
+            sink.append(byte: UInt8(ascii: "["))
+            sink.appendDecimal(node.arrayIndex)
+            sink.append("]\"" as StaticString)
+        } else {
+            sink.appendJSONString(dissection.name(of: index), quoted: false)
+            sink.append(byte: UInt8(ascii: "\""))
+        }
         sink.append(",\"parent\":" as StaticString)
         sink.appendDecimal(node.parent)
         sink.append(",\"kind\":\"" as StaticString)
@@ -133,9 +142,9 @@ public struct JSONRenderer {
         if isError {
             sink.append("\"\",\"error\":true" as StaticString)
         } else {
-            var display = TextSink(capacity: 64)
-            ValueWriter.writeDisplay(dissection, index, into: &display)
-            sink.appendJSONString(display.text)
+            scratch.removeAll()
+            ValueWriter.writeDisplay(dissection, index, into: &scratch)
+            sink.appendJSONString(scratch.bytes)
         }
         sink.append(byte: UInt8(ascii: "}"))
     }

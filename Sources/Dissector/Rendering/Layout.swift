@@ -87,6 +87,20 @@ struct Layout {
         self.depths = depths
     }
 
+    /// The first direct child of `parent` satisfying `test(child, position)`, without building the list of children.
+    private func child(of parent: Int, where test: (Int, Int) -> Bool) -> Int? {
+        let nodes = dissection.nodes
+        let end = min(Int(nodes[parent].subtreeEnd), nodes.count)
+        var index = parent + 1
+        var position = 0
+        while index < end {
+            if test(index, position) { return index }
+            index = max(index + 1, Int(nodes[index].subtreeEnd))
+            position += 1
+        }
+        return nil
+    }
+
     /// `Ethernet › IPv4 › TCP`.
     var layerNames: String {
         layers.compactMap { dissection.structType(of: $0)?.name }.joined(separator: " › ")
@@ -112,46 +126,59 @@ struct Layout {
 
     /// The one-line summary of a protocol layer: its `@summary` with placeholders filled, or its name.
     func summary(of layer: Int) -> String {
-        guard let structure = dissection.structType(of: layer) else { return "" }
-        guard let format = structure.summaryFormat else { return structure.name }
-        var text = ""
+        var sink = TextSink(capacity: 128)
+        writeSummary(of: layer, into: &sink)
+        return sink.text
+    }
+
+    /// ``summary(of:)`` written into a sink; `name` styles the layer's name.
+    func writeSummary(of layer: Int, into sink: inout TextSink, name: (String) -> String = { $0 }) {
+        guard let structure = dissection.structType(of: layer) else { return }
+        sink.append(name(structure.name))
+        guard let format = structure.summaryFormat else { return }
+        sink.append(byte: UInt8(ascii: " "))
         var rest = Substring(format)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            text += rest[..<open]
+            sink.append(String(rest[..<open]))
             var placeholder = rest[rest.index(after: open)..<close]
             let lengthOnly = placeholder.hasPrefix("#")
             if lengthOnly { placeholder = placeholder.dropFirst() }
-            if let node = find(String(placeholder), below: layer), node != dissection.error?.node {
-                text += lengthOnly ? String(dissection.nodes[node].byteLength) : ValueFormatter.displayText(dissection, node)
+            if let node = find(placeholder, below: layer), node != dissection.error?.node {
+                if lengthOnly {
+                    sink.appendDecimal(dissection.nodes[node].byteLength)
+                } else {
+                    ValueWriter.writeDisplay(dissection, node, into: &sink)
+                }
             } else {
-                text += "?"
+                sink.append(byte: UInt8(ascii: "?"))
             }
             rest = rest[rest.index(after: close)...]
         }
-        text += rest
-        return structure.name + " " + text
+        sink.append(String(rest))
     }
 
     /// The node at a relative path (`flags.rcode`, `questions[0].name`) below `root`.
-    func find(_ path: String, below root: Int) -> Int? {
+    func find(_ path: Substring, below root: Int) -> Int? {
         var current = root
-        var remaining = Substring(path)
+        var remaining = path
         while !remaining.isEmpty {
             if remaining.hasPrefix(".") { remaining = remaining.dropFirst() }
             if remaining.hasPrefix("[") {
                 guard let close = remaining.firstIndex(of: "]"),
                       let position = Int(remaining[remaining.index(after: remaining.startIndex)..<close]) else { return nil }
-                let children = dissection.children(of: current)
-                guard children.indices.contains(position) else { return nil }
-                current = children[position]
+                guard let element = child(of: current, where: { $1 == position }) else { return nil }
+                current = element
                 remaining = remaining[remaining.index(after: close)...]
                 continue
             }
             let name = remaining.prefix { $0 != "." && $0 != "[" }
             remaining = remaining.dropFirst(name.count)
-            guard let child = dissection.children(of: current).first(where: { dissection.field(of: $0)?.name == String(name) })
-            else { return nil }
-            current = child
+            let fields = dissection.schema.fields
+            guard let found = child(of: current, where: { node, _ in
+                let fieldID = Int(dissection.nodes[node].fieldID)
+                return fieldID >= 0 && fields[fieldID].name == name
+            }) else { return nil }
+            current = found
         }
         return current
     }

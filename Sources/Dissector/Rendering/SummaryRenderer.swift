@@ -11,22 +11,36 @@ public struct SummaryRenderer {
     }
 
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo()) -> String {
+        var sink = TextSink(capacity: 256)
+        render(dissection, frame: frame, into: &sink)
+        return sink.text
+    }
+
+    /// Appends the line, without a newline.
+    public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
         let layout = Layout(dissection)
         let style = Style(enabled: options.color)
-        var parts: [String] = []
-        var prefix: [String] = []
-        if let number = frame.number { prefix.append(String(number)) }
-        if let timestamp = frame.timestamp { prefix.append(timestamp) }
-        for layer in layout.layers where dissection.error?.node != layer {
-            let summary = layout.summary(of: layer)
-            // The layer's name stands out; its values follow.
-            let name = dissection.structType(of: layer)?.name ?? ""
-            parts.append(style.heading(name) + summary.dropFirst(name.count))
+        if let number = frame.number {
+            sink.appendDecimal(number)
+            sink.append(byte: UInt8(ascii: " "))
         }
-        if parts.isEmpty, let root = dissection.structType(of: 0) { parts.append(style.heading(root.name)) }
-        var line = (prefix + [parts.joined(separator: " · ")]).joined(separator: " ")
-        line += " · \(dissection.bytes.count) bytes"
-        if let error = dissection.error { line += " " + style.error("✗ " + error.description) }
-        return line
+        if let timestamp = frame.timestamp {
+            sink.append(timestamp)
+            sink.append(byte: UInt8(ascii: " "))
+        }
+        var wroteLayer = false
+        for layer in layout.layers where dissection.error?.node != layer {
+            if wroteLayer { sink.append(" · " as StaticString) }
+            layout.writeSummary(of: layer, into: &sink, name: style.heading)
+            wroteLayer = true
+        }
+        if !wroteLayer, let root = dissection.structType(of: 0) { sink.append(style.heading(root.name)) }
+        sink.append(" · " as StaticString)
+        sink.appendDecimal(dissection.bytes.count)
+        sink.append(" bytes" as StaticString)
+        if let error = dissection.error {
+            sink.append(byte: UInt8(ascii: " "))
+            sink.append(style.error("✗ " + error.description))
+        }
     }
 }

@@ -166,30 +166,33 @@ public struct TextSink {
         }
     }
 
-    /// A JSON string literal.
-    mutating func appendJSONString(_ text: String) {
-        storage.append(UInt8(ascii: "\""))
+    /// A JSON string literal (without its quotes when `quoted` is false).
+    mutating func appendJSONString(_ text: String, quoted: Bool = true) {
         var text = text
-        text.withUTF8 { utf8 in
-            var clean = utf8.startIndex
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                storage.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[clean..<index])))
-                switch byte {
-                case UInt8(ascii: "\""): append("\\\"" as StaticString)
-                case UInt8(ascii: "\\"): append("\\\\" as StaticString)
-                case 0x0A: append("\\n" as StaticString)
-                case 0x0D: append("\\r" as StaticString)
-                case 0x09: append("\\t" as StaticString)
-                default:
-                    append("\\u00" as StaticString)
-                    appendHex(byte: byte)
-                }
-                clean = index + 1
+        text.withUTF8 { appendJSONString($0, quoted: quoted) }
+    }
+
+    /// UTF-8 bytes as a JSON string literal.
+    mutating func appendJSONString(_ utf8: UnsafeBufferPointer<UInt8>, quoted: Bool = true) {
+        if quoted { storage.append(UInt8(ascii: "\"")) }
+        var clean = utf8.startIndex
+        for index in utf8.indices {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            storage.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[clean..<index])))
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"" as StaticString)
+            case UInt8(ascii: "\\"): append("\\\\" as StaticString)
+            case 0x0A: append("\\n" as StaticString)
+            case 0x0D: append("\\r" as StaticString)
+            case 0x09: append("\\t" as StaticString)
+            default:
+                append("\\u00" as StaticString)
+                appendHex(byte: byte)
             }
-            storage.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[clean...])))
+            clean = index + 1
         }
-        storage.append(UInt8(ascii: "\""))
+        storage.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[clean...])))
+        if quoted { storage.append(UInt8(ascii: "\"")) }
     }
 }

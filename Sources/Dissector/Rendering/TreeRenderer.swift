@@ -22,7 +22,7 @@ public struct TreeRenderer {
         for index in dissection.nodes.indices {
             let node = dissection.nodes[index]
             let isError = dissection.error?.node == index
-            if layout.layers.contains(index), !isError {
+            if layout.isLayer[index], !isError {
                 let name = dissection.structType(of: index)?.protocolAbbreviation ?? ""
                 let summary = layout.summary(of: index)
                 let header = layout.headerLength(of: index)
@@ -42,14 +42,14 @@ public struct TreeRenderer {
                 line = style.error("✗ \(label): \(error.description)")
             } else {
                 let value = ValueFormatter.displayText(dissection, index)
-                if let bits = ValueFormatter.bitPattern(dissection, index), layout.leaves.contains(index) {
+                if let bits = ValueFormatter.bitPattern(dissection, index), layout.isLeaf(index) {
                     line = "\(bits) = \(label): \(value)"
-                } else if layout.leaves.contains(index) || !value.isEmpty {
+                } else if layout.isLeaf(index) || !value.isEmpty {
                     line = "\(label): \(value)"
                 } else {
                     line = label
                 }
-                if !layout.leaves.contains(index), case .structure = node.kind {
+                if !layout.isLeaf(index), case .structure = node.kind {
                     line += layout.isBitLevel(index) ? " (\(node.bitWidth) bits)" : " (\(node.byteLength) bytes)"
                 }
             }
