@@ -53,6 +53,8 @@ public final class StructType: Sendable {
     /// `@summary("{src} > {dst} ttl {ttl}")`: the one-line summary of this layer; each `{path}`
     /// is a field's display text (a path below this struct, `#path` for its length in bytes).
     public let summaryFormat: String?
+    /// ``summaryFormat`` split once into literal text and field paths.
+    public let summarySegments: [SummarySegment]
     /// IDs into ``Schema/fields``, in declaration order.
     public let fieldIDs: [Int]
     /// The fields themselves, in declaration order.
@@ -67,9 +69,50 @@ public final class StructType: Sendable {
         self.linkTypes = linkTypes
         self.isOffsetBase = isOffsetBase
         self.summaryFormat = summaryFormat
+        self.summarySegments = summaryFormat.map(SummarySegment.parse) ?? []
         self.fields = fields
         self.fieldIDs = fields.map(\.id)
         self.location = location
+    }
+}
+
+/// A piece of a `@summary`: literal text, then (unless `path` is empty) a field's value.
+public struct SummarySegment: Sendable {
+    /// One step of a path below the summarized struct: a field by name, or an array element.
+    public enum Step: Sendable, Hashable {
+        case field(String)
+        case element(Int)
+    }
+
+    public let literal: String
+    public let path: [Step]
+    /// `{#payload}`: the field's length in bytes rather than its value.
+    public let lengthOnly: Bool
+
+    static func parse(_ format: String) -> [SummarySegment] {
+        var segments: [SummarySegment] = []
+        var rest = Substring(format)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            var placeholder = rest[rest.index(after: open)..<close]
+            let lengthOnly = placeholder.hasPrefix("#")
+            if lengthOnly { placeholder = placeholder.dropFirst() }
+            var path: [Step] = []
+            for part in placeholder.split(separator: ".") {
+                var name = part
+                var indices: [Int] = []
+                while let bracket = name.lastIndex(of: "["), name.hasSuffix("]"),
+                      let position = Int(name[name.index(after: bracket)..<name.index(before: name.endIndex)]) {
+                    indices.insert(position, at: 0)
+                    name = name[..<bracket]
+                }
+                if !name.isEmpty { path.append(.field(String(name))) }
+                path += indices.map(Step.element)
+            }
+            segments.append(SummarySegment(literal: String(rest[..<open]), path: path, lengthOnly: lengthOnly))
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { segments.append(SummarySegment(literal: String(rest), path: [], lengthOnly: false)) }
+        return segments
     }
 }
 

@@ -135,16 +135,13 @@ struct Layout {
     func writeSummary(of layer: Int, into sink: inout TextSink, name: (String) -> String = { $0 }) {
         guard let structure = dissection.structType(of: layer) else { return }
         sink.append(name(structure.name))
-        guard let format = structure.summaryFormat else { return }
+        guard !structure.summarySegments.isEmpty else { return }
         sink.append(byte: UInt8(ascii: " "))
-        var rest = Substring(format)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            sink.append(String(rest[..<open]))
-            var placeholder = rest[rest.index(after: open)..<close]
-            let lengthOnly = placeholder.hasPrefix("#")
-            if lengthOnly { placeholder = placeholder.dropFirst() }
-            if let node = find(placeholder, below: layer), node != dissection.error?.node {
-                if lengthOnly {
+        for segment in structure.summarySegments {
+            sink.append(segment.literal)
+            guard !segment.path.isEmpty else { continue }
+            if let node = find(segment.path, below: layer), node != dissection.error?.node {
+                if segment.lengthOnly {
                     sink.appendDecimal(dissection.nodes[node].byteLength)
                 } else {
                     ValueWriter.writeDisplay(dissection, node, into: &sink)
@@ -152,32 +149,25 @@ struct Layout {
             } else {
                 sink.append(byte: UInt8(ascii: "?"))
             }
-            rest = rest[rest.index(after: close)...]
         }
-        sink.append(String(rest))
     }
 
-    /// The node at a relative path (`flags.rcode`, `questions[0].name`) below `root`.
-    func find(_ path: Substring, below root: Int) -> Int? {
+    /// The node at a path (`flags.rcode`, `questions[0].name`) below `root`.
+    func find(_ path: [SummarySegment.Step], below root: Int) -> Int? {
+        let fields = dissection.schema.fields
         var current = root
-        var remaining = path
-        while !remaining.isEmpty {
-            if remaining.hasPrefix(".") { remaining = remaining.dropFirst() }
-            if remaining.hasPrefix("[") {
-                guard let close = remaining.firstIndex(of: "]"),
-                      let position = Int(remaining[remaining.index(after: remaining.startIndex)..<close]) else { return nil }
-                guard let element = child(of: current, where: { $1 == position }) else { return nil }
-                current = element
-                remaining = remaining[remaining.index(after: close)...]
-                continue
+        for step in path {
+            let found: Int?
+            switch step {
+            case .element(let position):
+                found = child(of: current) { $1 == position }
+            case .field(let name):
+                found = child(of: current) { node, _ in
+                    let fieldID = Int(dissection.nodes[node].fieldID)
+                    return fieldID >= 0 && fields[fieldID].name == name
+                }
             }
-            let name = remaining.prefix { $0 != "." && $0 != "[" }
-            remaining = remaining.dropFirst(name.count)
-            let fields = dissection.schema.fields
-            guard let found = child(of: current, where: { node, _ in
-                let fieldID = Int(dissection.nodes[node].fieldID)
-                return fieldID >= 0 && fields[fieldID].name == name
-            }) else { return nil }
+            guard let found else { return nil }
             current = found
         }
         return current
