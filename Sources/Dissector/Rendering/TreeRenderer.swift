@@ -4,7 +4,7 @@ import BinarySchema
 /// line with its summary, bit fields show their bits, enums their names and numbers.
 ///
 /// ```
-/// IPv4 (ip), 60 bytes: 127.0.0.1 > 127.0.0.1 ttl 64
+/// IPv4 (ip), 20 bytes: 127.0.0.1 > 127.0.0.1 ttl 64
 ///     0100 .... = version: 4
 ///     .... 0101 = ihl: 5 (20 bytes)
 /// ```
@@ -16,57 +16,116 @@ public struct TreeRenderer {
     }
 
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo()) -> String {
+        var sink = TextSink(capacity: dissection.nodes.count * 48)
+        render(dissection, frame: frame, into: &sink)
+        return sink.text
+    }
+
+    /// Appends the lines, the last one without a newline.
+    public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
         let layout = Layout(dissection)
         let style = Style(enabled: options.color)
-        var lines = [style.heading(frame.heading(layout))]
+        sink.append(style.heading(frame.heading(layout)))
+        var line = TextSink(capacity: 256)
         for index in dissection.nodes.indices {
             let node = dissection.nodes[index]
             let isError = dissection.error?.node == index
+            line.removeAll()
             if layout.isLayer[index], !isError {
-                let name = dissection.structType(of: index)?.protocolAbbreviation ?? ""
-                let summary = layout.summary(of: index)
+                let structure = dissection.structType(of: index)
                 let header = layout.headerLength(of: index)
-                let title = (dissection.structType(of: index)?.name ?? "") + " (\(name)), \(header) byte\(header == 1 ? "" : "s")"
-                let rest = summary.split(separator: " ", maxSplits: 1).dropFirst().first.map { ": " + $0 } ?? ""
-                lines.append(style.heading(title + rest))
+                line.append(structure?.name ?? "")
+                line.append(" (" as StaticString)
+                line.append(structure?.protocolAbbreviation ?? "")
+                line.append("), " as StaticString)
+                line.appendDecimal(header)
+                line.append(header == 1 ? " byte" as StaticString : " bytes")
+                if let structure, !structure.summarySegments.isEmpty {
+                    line.append(": " as StaticString)
+                    // The summary without the layer's name, which the line already starts with.
+                    var summary = TextSink(capacity: 128)
+                    layout.writeSummary(of: index, into: &summary)
+                    let skip = min(summary.count, structure.name.utf8.count + 1)
+                    line.append(contentsOf: UnsafeBufferPointer(rebasing: summary.bytes[skip...]))
+                }
+                emit(line, indent: 0, style: { style.heading($0) }, into: &sink)
                 continue
             }
             if index == 0 {
-                lines.append(style.heading((dissection.structType(of: index)?.name ?? "") + ", \(node.byteLength) bytes"))
+                line.append(dissection.structType(of: index)?.name ?? "")
+                line.append(", " as StaticString)
+                line.appendDecimal(node.byteLength)
+                line.append(" bytes" as StaticString)
+                emit(line, indent: 0, style: { style.heading($0) }, into: &sink)
                 continue
             }
-            let indent = String(repeating: "    ", count: max(1, layout.depths[index]))
-            let label = layout.label(index)
-            var line: String
+            let isLeaf = layout.isLeaf(index)
             if isError, let error = dissection.error {
-                line = style.error("✗ \(label): \(error.description)")
+                line.append("✗ " as StaticString)
+                line.append(layout.label(index))
+                line.append(": " as StaticString)
+                line.append(error.description)
+                emit(line, indent: max(1, layout.depths[index]), style: { style.error($0) }, into: &sink)
+                continue
+            }
+            if isLeaf, ValueWriter.writeBitPattern(dissection, index, into: &line) {
+                line.append(" = " as StaticString)
+            }
+            if node.arrayIndex >= 0 {
+                line.append(byte: UInt8(ascii: "["))
+                line.appendDecimal(node.arrayIndex)
+                line.append(byte: UInt8(ascii: "]"))
             } else {
-                let value = ValueFormatter.displayText(dissection, index)
-                if let bits = ValueFormatter.bitPattern(dissection, index), layout.isLeaf(index) {
-                    line = "\(bits) = \(label): \(value)"
-                } else if layout.isLeaf(index) || !value.isEmpty {
-                    line = "\(label): \(value)"
+                line.append(dissection.field(of: index)?.name ?? "")
+            }
+            line.append(": " as StaticString)
+            ValueWriter.writeDisplay(dissection, index, into: &line)
+            if !isLeaf, case .structure = node.kind {
+                if layout.isBitLevel(index) {
+                    line.append(" (" as StaticString)
+                    line.appendDecimal(node.bitWidth)
+                    line.append(" bits)" as StaticString)
                 } else {
-                    line = label
-                }
-                if !layout.isLeaf(index), case .structure = node.kind {
-                    line += layout.isBitLevel(index) ? " (\(node.bitWidth) bits)" : " (\(node.byteLength) bytes)"
+                    line.append(" (" as StaticString)
+                    line.appendDecimal(node.byteLength)
+                    line.append(" bytes)" as StaticString)
                 }
             }
-            for (position, part) in Text.wrap(line, width: options.width - indent.count).enumerated() {
-                lines.append(indent + (position == 0 ? part : "    " + part))
-            }
+            emit(line, indent: max(1, layout.depths[index]), style: nil, into: &sink)
         }
         for gap in layout.gaps {
-            let what = gap.unparsed ? "unparsed (after the error)" : "unclaimed (no field)"
+            line.removeAll()
+            line.append(gap.unparsed ? "unparsed (after the error): " as StaticString : "unclaimed (no field): ")
+            line.appendDecimal(gap.range.count)
+            line.append(gap.range.count == 1 ? " byte at offset " as StaticString : " bytes at offset ")
+            line.appendDecimal(gap.range.lowerBound)
+            line.append(": " as StaticString)
             let shown = gap.range.prefix(16)
-            let more = gap.range.count > shown.count ? " …" : ""
-            lines.append(style.dim("\(what): \(gap.range.count) byte\(gap.range.count == 1 ? "" : "s") at offset \(gap.range.lowerBound): "
-                                   + Text.bytes(dissection.bytes[shown]) + more))
+            line.appendHex(dissection.bytes[shown], separator: UInt8(ascii: " "))
+            if gap.range.count > shown.count { line.append(" …" as StaticString) }
+            emit(line, indent: 0, style: { style.dim($0) }, into: &sink)
         }
         if let error = dissection.error {
-            lines.append(style.error("[Malformed: \(error.description)]"))
+            sink.append(byte: UInt8(ascii: "\n"))
+            sink.append(style.error("[Malformed: \(error.description)]"))
         }
-        return lines.joined(separator: "\n")
+    }
+
+    /// Writes one line at `indent` levels, wrapped to the width when it is too long.
+    private func emit(_ line: TextSink, indent: Int, style: ((String) -> String)?, into sink: inout TextSink) {
+        sink.append(byte: UInt8(ascii: "\n"))
+        let prefix = indent * 4
+        let width = options.width - prefix
+        if line.count <= width, style == nil || !options.color {
+            sink.spaces(prefix)
+            sink.append(contentsOf: line.bytes)
+            return
+        }
+        let parts = Text.wrap(line.text, width: width)
+        for (position, part) in parts.enumerated() {
+            if position > 0 { sink.append(byte: UInt8(ascii: "\n")) }
+            sink.spaces(prefix + (position == 0 ? 0 : 4))
+            sink.append(style.map { $0(part) } ?? part)
+        }
     }
 }

@@ -82,4 +82,28 @@ enum ValueWriter {
             sink.append(byte: TextSink.hexDigits[Int((value >> UInt64(position * 4)) & 0xF)])
         }
     }
+
+    /// ``ValueFormatter/bitPattern(_:_:)`` written into the sink; false for byte-aligned fields.
+    @discardableResult
+    static func writeBitPattern(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) -> Bool {
+        let node = dissection.nodes[index]
+        guard node.bitStart & 7 != 0 || node.bitEnd & 7 != 0 || node.isBitField else { return false }
+        let firstByte = node.bitStart >> 3
+        let lastByte = (node.bitEnd - 1) >> 3
+        guard lastByte >= firstByte, lastByte < dissection.bytes.count else { return false }
+        for byteIndex in firstByte...lastByte {
+            if byteIndex > firstByte { sink.append(byte: UInt8(ascii: " ")) }
+            let byte = dissection.bytes[byteIndex]
+            for bit in 0..<8 {
+                if bit == 4 { sink.append(byte: UInt8(ascii: " ")) }
+                let position = byteIndex * 8 + bit
+                if position >= node.bitStart, position < node.bitEnd {
+                    sink.append(byte: (byte >> UInt8(7 - bit)) & 1 == 1 ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+                } else {
+                    sink.append(byte: UInt8(ascii: "."))
+                }
+            }
+        }
+        return true
+    }
 }
