@@ -5,8 +5,8 @@ import BinarySchema
 ///
 /// ```
 /// 0000  00 00 00 00 00 00 00 00  00 00 00 00 08 00 45 00  |..............E.|
-///       0000 eth.dst             00:00:00:00:00:00
-///       000c eth.type            ipv4 (0x0800)
+///       0000   eth.dst             00:00:00:00:00:00
+///       000c   eth.type            ipv4 (0x0800)
 /// ```
 public struct HexDumpRenderer {
     public var options: RenderOptions
@@ -16,77 +16,125 @@ public struct HexDumpRenderer {
     }
 
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo()) -> String {
+        var sink = TextSink(capacity: dissection.bytes.count * 8 + dissection.nodes.count * 60)
+        render(dissection, frame: frame, into: &sink)
+        return sink.text
+    }
+
+    /// Appends the dump, the last line without a newline.
+    public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
         let layout = Layout(dissection)
         let style = Style(enabled: options.color)
         let bytes = dissection.bytes
-        let ordinals = layout.leafOrdinals
-        let pathWidth = min(36, (layout.leaves.map { dissection.path(of: $0).count }.max() ?? 8) + 2)
-        let annotationIndent = "      "
-        let valueWidth = max(20, options.width - annotationIndent.count - 5 - pathWidth)
-        var lines = [style.heading(frame.heading(layout))]
+        let errorNode = dissection.error?.node ?? -1
+        let pathWidth = min(36, (layout.leaves.map { pathLength(dissection, $0) }.max() ?? 8) + 2)
+        let valueColumn = 6 + 7 + pathWidth
+        let valueWidth = max(20, options.width - valueColumn)
+        sink.append(style.heading(frame.heading(layout)))
         var leaves = layout.leaves[...]
         var gaps = layout.gaps[...]
+        var value = TextSink(capacity: 128)
         var lineStart = 0
         repeat {
             let lineEnd = min(lineStart + 16, bytes.count)
-            // The hex and ASCII columns, each byte in its owner's color.
-            var hex = ""
-            var ascii = ""
-            for offset in lineStart..<(lineStart + 16) {
-                if offset == lineStart + 8 { hex += " " }
-                guard offset < lineEnd else {
-                    hex += "   "
-                    continue
+            sink.append(byte: UInt8(ascii: "\n"))
+            sink.appendOffset(lineStart)
+            sink.spaces(2)
+            // The hex column, then the ASCII column, each byte in its owner's color.
+            for pass in 0..<2 {
+                if pass == 1 { sink.append(" |" as StaticString) }
+                var painted = -2
+                for offset in lineStart..<lineEnd {
+                    if pass == 0, offset == lineStart + 8 { sink.append(byte: UInt8(ascii: " ")) }
+                    let owner = layout.owners[offset]
+                    let paint = owner < 0 ? -1 : (owner == errorNode ? Int.max : layout.leafOrdinals[owner])
+                    if style.enabled, paint != painted {
+                        if painted != -2 { style.end(into: &sink) }
+                        if paint == -1 { style.beginDim(into: &sink) } else if paint == Int.max { style.beginError(into: &sink) }
+                        else { style.beginField(paint, into: &sink) }
+                        painted = paint
+                    }
+                    let byte = bytes[offset]
+                    if pass == 0 {
+                        sink.appendHex(byte: byte)
+                        sink.append(byte: UInt8(ascii: " "))
+                    } else {
+                        sink.append(byte: byte >= 0x20 && byte < 0x7F ? byte : UInt8(ascii: "."))
+                    }
                 }
-                let byte = bytes[offset]
-                let byteText = (byte < 16 ? "0" : "") + String(byte, radix: 16)
-                let character = byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "."
-                let owner = layout.owners[offset]
-                let paint: (String) -> String
-                if owner == dissection.error?.node, owner >= 0 {
-                    paint = { style.error($0) }
-                } else if owner >= 0 {
-                    let ordinal = ordinals[owner]
-                    paint = { style.field($0, ordinal) }
-                } else {
-                    paint = { style.dim($0) }
+                if style.enabled, painted != -2 { style.end(into: &sink) }
+                if pass == 0 {
+                    let missing = lineStart + 16 - lineEnd
+                    sink.spaces(missing * 3 + (lineEnd <= lineStart + 8 ? 1 : 0))
                 }
-                hex += paint(byteText) + " "
-                ascii += paint(character)
             }
-            lines.append((Text.hex(lineStart) + "  " + hex + " |" + ascii + "|").trailingSpacesRemoved)
+            sink.append(byte: UInt8(ascii: "|"))
             // What starts on this line: fields, then runs of bytes no field claims.
             while let leaf = leaves.first, dissection.nodes[leaf].byteOffset < max(lineEnd, lineStart + 1) {
                 leaves = leaves.dropFirst()
                 let node = dissection.nodes[leaf]
-                let ordinal = ordinals[leaf]
-                let isError = dissection.error?.node == leaf
-                var value: String
+                let isError = leaf == errorNode
+                value.removeAll()
                 if isError, let error = dissection.error {
-                    value = "✗ " + error.description
-                } else if let bits = ValueFormatter.bitPattern(dissection, leaf) {
-                    value = bits + " = " + ValueFormatter.displayText(dissection, leaf)
+                    value.append("✗ " as StaticString)
+                    value.append(error.description)
                 } else {
-                    value = ValueFormatter.displayText(dissection, leaf)
+                    if ValueWriter.writeBitPattern(dissection, leaf, into: &value) { value.append(" = " as StaticString) }
+                    ValueWriter.writeDisplay(dissection, leaf, into: &value)
                 }
-                let location = layout.isBitLevel(leaf) ? Text.hex(node.byteOffset) + "." + String(node.bitStart & 7)
-                    : Text.hex(node.byteOffset) + "  "
-                let paint: (String) -> String = { text in isError ? style.error(text) : style.field(text, ordinal) }
-                for (position, part) in Text.wrap(value, width: valueWidth).enumerated() {
-                    let head = position == 0 ? location + " " + Text.pad(dissection.path(of: leaf), pathWidth)
-                        : String(repeating: " ", count: 7 + pathWidth)
-                    lines.append((annotationIndent + paint(head) + paint(part)).trailingSpacesRemoved)
+                sink.append("\n      " as StaticString)
+                let ordinal = layout.leafOrdinals[leaf]
+                if style.enabled { if isError { style.beginError(into: &sink) } else { style.beginField(ordinal, into: &sink) } }
+                sink.appendOffset(node.byteOffset)
+                if layout.isBitLevel(leaf) {
+                    sink.append(byte: UInt8(ascii: "."))
+                    sink.appendDecimal(node.bitStart & 7)
+                    sink.append(byte: UInt8(ascii: " "))
+                } else {
+                    sink.spaces(3)
                 }
+                ValueWriter.writePath(dissection, leaf, into: &sink)
+                sink.spaces(pathWidth - pathLength(dissection, leaf))
+                if value.count <= valueWidth {
+                    sink.append(contentsOf: value.bytes)
+                } else {
+                    for (position, part) in Text.wrap(value.text, width: valueWidth).enumerated() {
+                        if position > 0 {
+                            sink.append(byte: UInt8(ascii: "\n"))
+                            sink.spaces(valueColumn)
+                        }
+                        sink.append(part)
+                    }
+                }
+                if style.enabled { style.end(into: &sink) }
             }
             while let gap = gaps.first, gap.range.lowerBound < max(lineEnd, lineStart + 1) {
                 gaps = gaps.dropFirst()
-                let what = gap.unparsed ? "(unparsed)" : "(unclaimed)"
-                let detail = "\(gap.range.count) byte\(gap.range.count == 1 ? "" : "s")"
-                    + (gap.unparsed ? " after the error" : " no field claims")
-                lines.append(annotationIndent + style.dim(Text.hex(gap.range.lowerBound) + "   " + Text.pad(what, pathWidth) + detail))
+                sink.append("\n      " as StaticString)
+                if style.enabled { style.beginDim(into: &sink) }
+                sink.appendOffset(gap.range.lowerBound)
+                sink.spaces(3)
+                sink.append(gap.unparsed ? "(unparsed)" as StaticString : "(unclaimed)")
+                sink.spaces(pathWidth - (gap.unparsed ? 10 : 11))
+                sink.appendDecimal(gap.range.count)
+                sink.append(gap.range.count == 1 ? " byte" as StaticString : " bytes")
+                sink.append(gap.unparsed ? " after the error" as StaticString : " no field claims")
+                if style.enabled { style.end(into: &sink) }
             }
             lineStart += 16
         } while lineStart < bytes.count
-        return lines.joined(separator: "\n")
+    }
+
+    /// Characters in a node's path, without building it.
+    private func pathLength(_ dissection: Dissection, _ index: Int) -> Int {
+        let node = dissection.nodes[index]
+        if case .structure(let structID) = node.kind,
+           let abbreviation = dissection.schema.structs[Int(structID)].protocolAbbreviation {
+            return abbreviation.utf8.count
+        }
+        let parent = Int(node.parent)
+        if parent < 0 { return dissection.name(of: index).utf8.count }
+        if node.arrayIndex >= 0 { return pathLength(dissection, parent) + 2 + String(node.arrayIndex).utf8.count }
+        return pathLength(dissection, parent) + 1 + (dissection.field(of: index)?.name.utf8.count ?? 1)
     }
 }

@@ -230,6 +230,16 @@ struct Style {
         wrap(text, Self.palette[abs(ordinal) % Self.palette.count])
     }
 
+    func beginField(_ ordinal: Int, into sink: inout TextSink) {
+        sink.append("\u{1B}[" as StaticString)
+        sink.append(Self.palette[abs(ordinal) % Self.palette.count])
+        sink.append(byte: UInt8(ascii: "m"))
+    }
+
+    func beginError(into sink: inout TextSink) { sink.append("\u{1B}[1;31m" as StaticString) }
+    func beginDim(into sink: inout TextSink) { sink.append("\u{1B}[2m" as StaticString) }
+    func end(into sink: inout TextSink) { sink.append("\u{1B}[0m" as StaticString) }
+
     func error(_ text: String) -> String { wrap(text, "1;31") }
     func dim(_ text: String) -> String { wrap(text, "2") }
     func heading(_ text: String) -> String { wrap(text, "1") }
