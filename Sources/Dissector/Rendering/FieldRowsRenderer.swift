@@ -7,123 +7,199 @@ import BinarySchema
 ///
 /// ```
 /// offset  bytes                    field                      value
-/// 000e    45                       ip.version                 0100 .... = 4
-///                                  ip.ihl                     .... 0101 = 5 (20 bytes)
+/// 000e    45                         ip.version               0100 .... = 4
+///                                    ip.ihl                   .... 0101 = 5 (20 bytes)
 /// ```
 public struct FieldRowsRenderer {
     public var options: RenderOptions
     /// Bytes shown per row; a longer field continues on further rows.
     static let bytesPerRow = 8
-    /// Rows of bytes shown for one field before the rest is counted instead.
+    /// Rows of bytes shown for one field before the rest is counted instead (not for the failing field).
     static let maximumByteRows = 4
+    private static let bytesWidth = bytesPerRow * 3 + 1
 
     public init(options: RenderOptions = RenderOptions()) {
         self.options = options
     }
 
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo()) -> String {
+        var sink = TextSink(capacity: dissection.nodes.count * 96)
+        render(dissection, frame: frame, into: &sink)
+        return sink.text
+    }
+
+    /// Appends the rows, the last one without a newline.
+    public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
         let layout = Layout(dissection)
         let style = Style(enabled: options.color)
-        let pathWidth = min(40, max(12, dissection.nodes.indices.map { dissection.path(of: $0).count + 2 * layout.depths[$0] }.max() ?? 12) + 2)
-        let bytesWidth = Self.bytesPerRow * 3 + 1
-        let valueColumn = 8 + bytesWidth + pathWidth
-        var lines = [style.heading(frame.heading(layout))]
-        lines.append(Text.pad("offset", 8) + Text.pad("bytes", bytesWidth) + Text.pad("field", pathWidth) + "value")
+        let errorNode = dissection.error?.node ?? -1
+        var widest = 12
+        for index in dissection.nodes.indices {
+            widest = max(widest, Self.pathLength(dissection, index) + 2 * layout.depths[index])
+        }
+        let pathWidth = min(40, widest + 2)
+        let valueColumn = 8 + Self.bytesWidth + pathWidth
+        let valueWidth = max(20, options.width - valueColumn)
+        sink.append(style.heading(frame.heading(layout)))
+        sink.append("\noffset  bytes" as StaticString)
+        sink.spaces(Self.bytesWidth - 5)
+        sink.append("field" as StaticString)
+        sink.spaces(pathWidth - 5)
+        sink.append("value" as StaticString)
         var shownBytes = -1..<(-1)
         var gaps = layout.gaps[...]
-        var ordinal = 0
+        var value = TextSink(capacity: 256)
         for index in dissection.nodes.indices {
             let node = dissection.nodes[index]
-            // Unclaimed bytes before this node get their rows first.
-            while let gap = gaps.first, gap.range.lowerBound < node.byteOffset || (gap.range.lowerBound == node.byteOffset && node.byteLength == 0 && gap.unparsed) {
-                lines += gapRows(gap, dissection, style, bytesWidth: bytesWidth, pathWidth: pathWidth)
+            // Bytes no field claims before this node get their rows first.
+            while let gap = gaps.first, gap.range.lowerBound < node.byteOffset {
+                writeGap(gap, dissection, style, pathWidth: pathWidth, into: &sink)
                 gaps = gaps.dropFirst()
             }
-            let isError = dissection.error?.node == index
-            let path = String(repeating: "  ", count: layout.depths[index]) + dissection.path(of: index)
+            let isError = index == errorNode
             let isLeaf = layout.isLeaf(index)
-            var value: String
+            let isLayer = layout.isLayer[index]
+            value.removeAll()
             if isError, let error = dissection.error {
-                value = "✗ " + error.description
-            } else if layout.isLayer[index] {
-                value = layout.summary(of: index)
-            } else if let bits = ValueFormatter.bitPattern(dissection, index), isLeaf {
-                value = bits + " = " + ValueFormatter.displayText(dissection, index)
+                value.append("✗ " as StaticString)
+                value.append(error.description)
+            } else if isLayer {
+                layout.writeSummary(of: index, into: &value)
             } else {
-                value = ValueFormatter.displayText(dissection, index)
-            }
-            if !isLeaf, !layout.isLayer[index], case .structure = node.kind, !isError {
-                if layout.isBitLevel(index) { value += value.isEmpty ? "\(node.bitWidth) bits" : "  (\(node.bitWidth) bits)" }
-            }
-            // Bytes: shown for leaves, once per byte run (bit fields sharing bytes show them on the first row).
-            let byteRange = node.byteOffset..<(node.byteOffset + node.byteLength)
-            var byteRows: [(offset: Int, text: String)] = []
-            if isLeaf, !byteRange.isEmpty, !(shownBytes.contains(byteRange.lowerBound) && shownBytes.contains(byteRange.upperBound - 1)) {
-                // The failing field's bytes are all shown: the reader needs to see what broke.
-                byteRows = rows(of: byteRange, in: dissection.bytes, limit: isError ? nil : Self.maximumByteRows)
-                shownBytes = byteRange
-            } else if isLeaf, byteRange.isEmpty {
-                byteRows = []
-            }
-            let offsetText = byteRows.isEmpty ? (isLeaf && !byteRange.isEmpty ? "" : (layout.isLayer[index] ? Text.hex(node.byteOffset) : "")) : Text.hex(byteRows[0].offset)
-            let colored: (String) -> String = { text in
-                if isError { return style.error(text) }
-                if layout.isLayer[index] { return style.heading(text) }
-                return isLeaf ? style.field(text, ordinal) : text
-            }
-            let valueLines = Text.wrap(value, width: max(20, options.width - valueColumn))
-            let first = Text.pad(offsetText, 8) + colored(Text.pad(byteRows.first?.text ?? "", bytesWidth))
-                + Text.pad(path, pathWidth) + colored(valueLines[0])
-            lines.append(first)
-            let extra = max(byteRows.count, valueLines.count) - 1
-            if extra > 0 {
-                for row in 1...extra {
-                    let bytes = row < byteRows.count ? byteRows[row] : nil
-                    let text = row < valueLines.count ? valueLines[row] : ""
-                    lines.append(Text.pad(bytes.map { Text.hex($0.offset) } ?? "", 8) + colored(Text.pad(bytes?.text ?? "", bytesWidth))
-                                 + Text.pad("", pathWidth) + colored(text))
+                if isLeaf, ValueWriter.writeBitPattern(dissection, index, into: &value) { value.append(" = " as StaticString) }
+                ValueWriter.writeDisplay(dissection, index, into: &value)
+                if !isLeaf, case .structure = node.kind, layout.isBitLevel(index) {
+                    value.append(value.count == 0 ? "" as StaticString : "  (")
+                    value.appendDecimal(node.bitWidth)
+                    value.append(value.count == 0 ? " bits" as StaticString : " bits)")
                 }
             }
-            if isLeaf { ordinal += 1 }
-        }
-        for gap in gaps { lines += gapRows(gap, dissection, style, bytesWidth: bytesWidth, pathWidth: pathWidth) }
-        return lines.map { $0.trailingSpacesRemoved }.joined(separator: "\n")
-    }
-
-    /// Rows of at most eight bytes for a range; past `limit` rows, the last one counts what is not shown.
-    private func rows(of range: Range<Int>, in bytes: [UInt8], limit: Int?) -> [(offset: Int, text: String)] {
-        var result: [(offset: Int, text: String)] = []
-        var start = range.lowerBound
-        while start < range.upperBound {
-            if let limit, result.count == limit {
-                result.append((start, "… +\(range.upperBound - start) bytes"))
-                break
+            // Bytes: shown for leaves, once per run (bit fields sharing bytes show them on the first row).
+            let byteRange = node.byteOffset..<(node.byteOffset + node.byteLength)
+            var rows: [Range<Int>] = []
+            var more = 0
+            if isLeaf, !byteRange.isEmpty,
+               !(shownBytes.contains(byteRange.lowerBound) && shownBytes.contains(byteRange.upperBound - 1)) {
+                (rows, more) = Self.rows(of: byteRange, limit: isError ? nil : Self.maximumByteRows, count: dissection.bytes.count)
+                shownBytes = byteRange
             }
-            let end = min(start + Self.bytesPerRow, range.upperBound, bytes.count)
-            guard end > start else { break }
-            result.append((start, Text.bytes(bytes[start..<end])))
-            start = end
+            let valueLines: [String] = value.count <= valueWidth ? [] : Text.wrap(value.text, width: valueWidth)
+            let lineCount = max(1, rows.count + (more > 0 ? 1 : 0), valueLines.count)
+            for line in 0..<lineCount {
+                sink.append(byte: UInt8(ascii: "\n"))
+                // Offset column.
+                if line < rows.count {
+                    sink.appendOffset(rows[line].lowerBound)
+                    sink.spaces(8 - Self.offsetWidth(rows[line].lowerBound))
+                } else if line == rows.count, more > 0 {
+                    sink.appendOffset(rows[line - 1].upperBound)
+                    sink.spaces(8 - Self.offsetWidth(rows[line - 1].upperBound))
+                } else if line == 0, isLayer {
+                    sink.appendOffset(node.byteOffset)
+                    sink.spaces(8 - Self.offsetWidth(node.byteOffset))
+                } else {
+                    sink.spaces(8)
+                }
+                // Bytes column.
+                begin(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, layout.leafOrdinals[index], into: &sink)
+                var written = 0
+                if line < rows.count {
+                    sink.appendHex(dissection.bytes[rows[line]], separator: UInt8(ascii: " "))
+                    written = rows[line].count * 3 - 1
+                } else if line == rows.count, more > 0 {
+                    let before = sink.count
+                    sink.append("… +" as StaticString)
+                    sink.appendDecimal(more)
+                    sink.append(" bytes" as StaticString)
+                    written = sink.count - before - 2
+                }
+                end(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, into: &sink)
+                sink.spaces(Self.bytesWidth - written)
+                // Path column, then the value.
+                if line == 0 {
+                    sink.spaces(2 * layout.depths[index])
+                    ValueWriter.writePath(dissection, index, into: &sink)
+                    sink.spaces(max(1, pathWidth - 2 * layout.depths[index] - Self.pathLength(dissection, index)))
+                } else {
+                    sink.spaces(pathWidth)
+                }
+                begin(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, layout.leafOrdinals[index], into: &sink)
+                if valueLines.isEmpty {
+                    if line == 0 { sink.append(contentsOf: value.bytes) }
+                } else if line < valueLines.count {
+                    sink.append(valueLines[line])
+                }
+                end(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, into: &sink)
+                sink.trimTrailingSpaces()
+            }
         }
-        return result
+        for gap in gaps { writeGap(gap, dissection, style, pathWidth: pathWidth, into: &sink) }
     }
 
-    private func gapRows(_ gap: Layout.Gap, _ dissection: Dissection, _ style: Style, bytesWidth: Int,
-                         pathWidth: Int) -> [String] {
-        let label = gap.unparsed ? "(unparsed)" : "(unclaimed)"
-        let description = "\(gap.range.count) byte\(gap.range.count == 1 ? "" : "s")"
-            + (gap.unparsed ? " after the error" : " no field claims")
-        // Unclaimed bytes are shown in full, unparsed ones too: nothing is hidden.
-        return rows(of: gap.range, in: dissection.bytes, limit: nil).enumerated().map { position, row in
-            let text = Text.pad(Text.hex(row.offset), 8) + style.dim(Text.pad(row.text, bytesWidth))
-            return position == 0 ? text + Text.pad(label, pathWidth) + style.dim(description) : text
-        }
+    private func begin(_ style: Style, isError: Bool, isLayer: Bool, isLeaf: Bool, _ ordinal: Int, into sink: inout TextSink) {
+        guard style.enabled else { return }
+        if isError { style.beginError(into: &sink) } else if isLayer { style.beginHeading(into: &sink) }
+        else if isLeaf { style.beginField(ordinal, into: &sink) }
     }
-}
 
-extension String {
-    var trailingSpacesRemoved: String {
-        var result = self
-        while result.last == " " { result.removeLast() }
-        return result
+    private func end(_ style: Style, isError: Bool, isLayer: Bool, isLeaf: Bool, into sink: inout TextSink) {
+        if style.enabled, isError || isLayer || isLeaf { style.end(into: &sink) }
+    }
+
+    /// Runs of at most eight bytes; past `limit` rows, how many bytes are left unshown.
+    private static func rows(of range: Range<Int>, limit: Int?, count: Int) -> (rows: [Range<Int>], more: Int) {
+        var rows: [Range<Int>] = []
+        var start = range.lowerBound
+        let end = min(range.upperBound, count)
+        while start < end {
+            if let limit, rows.count == limit { return (rows, end - start) }
+            let stop = min(start + bytesPerRow, end)
+            rows.append(start..<stop)
+            start = stop
+        }
+        return (rows, 0)
+    }
+
+    private static func offsetWidth(_ offset: Int) -> Int {
+        var digits = 4
+        while digits < 16, offset >> (digits * 4) != 0 { digits += 1 }
+        return digits
+    }
+
+    /// Characters in a node's path, without building it.
+    static func pathLength(_ dissection: Dissection, _ index: Int) -> Int {
+        let node = dissection.nodes[index]
+        if case .structure(let structID) = node.kind,
+           let abbreviation = dissection.schema.structs[Int(structID)].protocolAbbreviation {
+            return abbreviation.utf8.count
+        }
+        let parent = Int(node.parent)
+        if parent < 0 { return dissection.name(of: index).utf8.count }
+        if node.arrayIndex >= 0 { return pathLength(dissection, parent) + 2 + String(node.arrayIndex).utf8.count }
+        return pathLength(dissection, parent) + 1 + (dissection.field(of: index)?.name.utf8.count ?? 1)
+    }
+
+    /// Unclaimed bytes are shown in full, unparsed ones too: nothing is hidden.
+    private func writeGap(_ gap: Layout.Gap, _ dissection: Dissection, _ style: Style, pathWidth: Int,
+                          into sink: inout TextSink) {
+        let (rows, _) = Self.rows(of: gap.range, limit: nil, count: dissection.bytes.count)
+        for (position, row) in rows.enumerated() {
+            sink.append(byte: UInt8(ascii: "\n"))
+            sink.appendOffset(row.lowerBound)
+            sink.spaces(8 - Self.offsetWidth(row.lowerBound))
+            if style.enabled { style.beginDim(into: &sink) }
+            sink.appendHex(dissection.bytes[row], separator: UInt8(ascii: " "))
+            if style.enabled { style.end(into: &sink) }
+            if position == 0 {
+                sink.spaces(Self.bytesWidth - (row.count * 3 - 1))
+                sink.append(gap.unparsed ? "(unparsed)" as StaticString : "(unclaimed)")
+                sink.spaces(pathWidth - (gap.unparsed ? 10 : 11))
+                if style.enabled { style.beginDim(into: &sink) }
+                sink.appendDecimal(gap.range.count)
+                sink.append(gap.range.count == 1 ? " byte" as StaticString : " bytes")
+                sink.append(gap.unparsed ? " after the error" as StaticString : " no field claims")
+                if style.enabled { style.end(into: &sink) }
+            }
+        }
     }
 }

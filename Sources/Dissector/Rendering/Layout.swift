@@ -238,6 +238,7 @@ struct Style {
 
     func beginError(into sink: inout TextSink) { sink.append("\u{1B}[1;31m" as StaticString) }
     func beginDim(into sink: inout TextSink) { sink.append("\u{1B}[2m" as StaticString) }
+    func beginHeading(into sink: inout TextSink) { sink.append("\u{1B}[1m" as StaticString) }
     func end(into sink: inout TextSink) { sink.append("\u{1B}[0m" as StaticString) }
 
     func error(_ text: String) -> String { wrap(text, "1;31") }

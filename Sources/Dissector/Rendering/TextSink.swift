@@ -86,6 +86,11 @@ public struct TextSink {
         for byte in data { storage.append(byte) }
     }
 
+    /// Removes spaces at the end of the text (not inside color codes).
+    mutating func trimTrailingSpaces() {
+        while storage.count > 0, storage.base[storage.count - 1] == UInt8(ascii: " ") { storage.count -= 1 }
+    }
+
     mutating func newline() {
         // Lines end without trailing spaces.
         while storage.count > lineStart, storage.base[storage.count - 1] == UInt8(ascii: " ") { storage.count -= 1 }
