@@ -81,9 +81,8 @@ public struct TextSink {
     @inline(__always)
     mutating func append(byte: UInt8) { storage.append(byte) }
 
-    mutating func append<Bytes: Collection>(contentsOf data: Bytes) where Bytes.Element == UInt8 {
-        storage.reserve(data.count)
-        for byte in data { storage.append(byte) }
+    mutating func append(contentsOf data: UnsafeBufferPointer<UInt8>) {
+        storage.append(UnsafeRawBufferPointer(data))
     }
 
     /// Removes spaces at the end of the text (not inside color codes).
