@@ -83,7 +83,11 @@ public struct FieldRowsRenderer {
                 (rows, more) = Self.rows(of: byteRange, limit: isError ? nil : Self.maximumByteRows, count: dissection.bytes.count)
                 shownBytes = byteRange
             }
-            let valueLines: [String] = value.count <= valueWidth ? [] : Text.wrap(value.text, width: valueWidth)
+            // A layer's summary is a heading: it follows its short path instead of waiting for the value column.
+            let headingIndent = 8 + Self.bytesWidth + Self.pathLength(dissection, index) + 2
+            let isHeading = isLayer && !isError
+            let width = isHeading ? max(20, options.width - headingIndent) : valueWidth
+            let valueLines: [String] = value.count <= width ? [] : Text.wrap(value.text, width: width)
             let lineCount = max(1, rows.count + (more > 0 ? 1 : 0), valueLines.count)
             for line in 0..<lineCount {
                 sink.append(byte: UInt8(ascii: "\n"))
@@ -119,9 +123,9 @@ public struct FieldRowsRenderer {
                 if line == 0 {
                     sink.spaces(2 * layout.depths[index])
                     ValueWriter.writePath(dissection, index, into: &sink)
-                    sink.spaces(max(1, pathWidth - 2 * layout.depths[index] - Self.pathLength(dissection, index)))
+                    sink.spaces(isHeading ? 2 : max(1, pathWidth - 2 * layout.depths[index] - Self.pathLength(dissection, index)))
                 } else {
-                    sink.spaces(pathWidth)
+                    sink.spaces(isHeading ? headingIndent - 8 - Self.bytesWidth : pathWidth)
                 }
                 begin(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, layout.leafOrdinals[index], into: &sink)
                 if valueLines.isEmpty {
