@@ -22,10 +22,11 @@ test: setup ## Run every test (and build the benchmark, so it keeps compiling)
 check-schemas: build ## Check the bundled schemas
 	$(DISSECT) schema check Schemas Schemas/examples
 
-bench: setup ## Side-by-side benchmarks (release build): the interpreter, then the Codable decoders
+bench: setup ## Benchmarks (release build): the interpreter and the Codable decoders side by side with their peers, then rendering
 	$(SWIFT) build -c release --product dissect-bench
 	.build/release/dissect-bench
 	.build/release/dissect-bench codable
+	.build/release/dissect-bench views
 
 clean:
 	rm -rf .build
