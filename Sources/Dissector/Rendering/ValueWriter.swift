@@ -1,7 +1,7 @@
 import BinarySchema
 
-/// Writes paths and values straight into a ``TextSink``: the fast path of every view, with
-/// ``ValueFormatter`` as the reference for what the text is.
+/// Writes paths and values straight into a ``TextSink``: the one place values become text, for
+/// every view and for ``ValueFormatter``.
 enum ValueWriter {
     /// The node's path, `ip.flags.df`, `tcp.options[2].kind`.
     static func writePath(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
@@ -27,63 +27,207 @@ enum ValueWriter {
         }
     }
 
-    /// The node's display text, as ``ValueFormatter/displayText(_:_:)`` gives it.
+    /// The node's text: its `@display` format filled in when it has one, else its value.
     static func writeDisplay(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
-        let node = dissection.nodes[index]
-        let field = dissection.field(of: index)
-        if field?.displayFormat != nil {
-            sink.append(ValueFormatter.displayText(dissection, index))
+        guard let format = dissection.field(of: index)?.displayFormat?.format,
+              let arguments = dissection.displayArguments(of: index) else {
+            writeValue(dissection, index, into: &sink)
             return
         }
-        let fieldHint = field?.display ?? .automatic
+        var remaining = arguments[...]
+        var first = true
+        for piece in format.split(separator: "{}", omittingEmptySubsequences: false) {
+            if !first {
+                if let argument = remaining.popFirst() { sink.appendDecimal(argument) } else { sink.append("{}" as StaticString) }
+            }
+            sink.append(String(piece))
+            first = false
+        }
+    }
+
+    /// The node's value as its display hint shows it.
+    static func writeValue(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
+        let node = dissection.nodes[index]
+        let fieldHint = dissection.field(of: index)?.display ?? .automatic
         let hint = fieldHint == .automatic ? node.impliedDisplay : fieldHint
-        switch (node.kind, node.value) {
-        case (.integer, .unsigned(let value)):
-            switch hint {
-            case .automatic, .decimal: sink.appendDecimal(value)
-            case .hex: writeHex(value, bits: node.bitWidth, into: &sink)
-            case .flag where value <= 1: sink.append(value == 1 ? "Set" as StaticString : "Not set")
-            default: sink.append(ValueFormatter.valueText(dissection, index))
+        switch node.kind {
+        case .structure:
+            if !writeFlags(dissection, index, into: &sink) { sink.append(dissection.structType(of: index)?.name ?? "") }
+        case .array:
+            if case .unsigned(let count) = node.value {
+                sink.appendDecimal(count)
+                sink.append(count == 1 ? " element" as StaticString : " elements")
             }
-        case (.integer, .signed(let value)) where hint == .automatic || hint == .decimal:
-            sink.appendDecimal(value)
-        case (.enumeration(let enumID), .unsigned(let value)):
-            if let name = dissection.schema.enums[Int(enumID)].caseName(for: Int64(bitPattern: value)) {
-                sink.append(name)
+        case .enumeration(let enumID):
+            let raw: Int64?
+            switch node.value {
+            case .unsigned(let value): raw = Int64(bitPattern: value)
+            case .signed(let value): raw = value
+            default: raw = nil
+            }
+            if let raw {
+                sink.append(dissection.schema.enums[Int(enumID)].caseName(for: raw) ?? "unknown")
+                sink.append(" (" as StaticString)
+                writeInteger(node.value, hint: hint == .hex ? .hex : .decimal, bits: node.bitWidth, into: &sink)
+                sink.append(byte: UInt8(ascii: ")"))
             } else {
-                sink.append("unknown" as StaticString)
+                writeInteger(node.value, hint: .decimal, bits: node.bitWidth, into: &sink)
             }
-            sink.append(" (" as StaticString)
-            if hint == .hex { writeHex(value, bits: node.bitWidth, into: &sink) } else { sink.appendDecimal(value) }
-            sink.append(byte: UInt8(ascii: ")"))
-        case (.bytes, _) where hint == .automatic || hint == .hex:
-            let raw = dissection.rawBytes(of: index)
-            if raw.isEmpty { sink.append("(empty)" as StaticString) } else { sink.appendHex(raw) }
-        case (.bytes, _) where hint == .mac:
-            sink.appendHex(dissection.rawBytes(of: index), separator: UInt8(ascii: ":"))
-        case (.bytes, _) where hint == .ipv4 && node.byteLength == 4:
-            var first = true
-            for byte in dissection.rawBytes(of: index) {
-                if !first { sink.append(byte: UInt8(ascii: ".")) }
-                sink.appendDecimal(byte)
-                first = false
-            }
-        case (.dnsName, _):
+        case .integer:
+            writeInteger(node.value, hint: hint, bits: node.bitWidth, into: &sink)
+        case .float:
+            if case .float(let value) = node.value { sink.append(String(value)) }
+        case .boolean:
+            if case .boolean(let value) = node.value { sink.append(value ? "true" as StaticString : "false") }
+        case .bytes:
+            writeBytes(dissection.rawBytes(of: index), hint: hint, into: &sink)
+        case .string:
+            writeQuoted(dissection.text(of: index) ?? "", into: &sink)
+        case .dnsName:
             sink.append(dissection.text(of: index) ?? "")
+        }
+    }
+
+    /// An integer in the notation a hint asks for; `bits` sets the digits of hex and binary.
+    private static func writeInteger(_ value: FieldValue, hint: DisplayHint, bits: Int, into sink: inout TextSink) {
+        let magnitude: UInt64
+        switch value {
+        case .unsigned(let raw): magnitude = raw
+        case .signed(let raw):
+            guard hint == .hex || hint == .binary else {
+                sink.appendDecimal(raw)
+                return
+            }
+            magnitude = UInt64(bitPattern: raw)
+        case .boolean(let flag):
+            sink.append(flag ? "true" as StaticString : "false")
+            return
         default:
-            sink.append(ValueFormatter.valueText(dissection, index))
+            return
+        }
+        let width = max(1, min(64, bits))
+        let masked = width == 64 ? magnitude : magnitude & ((1 << UInt64(width)) - 1)
+        switch hint {
+        case .hex:
+            sink.append("0x" as StaticString)
+            for position in stride(from: (width + 3) / 4 - 1, through: 0, by: -1) {
+                sink.append(byte: TextSink.hexDigits[Int((masked >> UInt64(position * 4)) & 0xF)])
+            }
+        case .binary:
+            sink.append("0b" as StaticString)
+            for position in stride(from: width - 1, through: 0, by: -1) {
+                sink.append(byte: (masked >> UInt64(position)) & 1 == 1 ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+            }
+        case .flag where masked <= 1:
+            sink.append(masked == 1 ? "Set" as StaticString : "Not set")
+        case .ipv4 where width == 32:
+            for position in 0..<4 {
+                if position > 0 { sink.append(byte: UInt8(ascii: ".")) }
+                sink.appendDecimal((masked >> UInt64(24 - position * 8)) & 0xFF)
+            }
+        default:
+            sink.appendDecimal(magnitude)
         }
     }
 
-    private static func writeHex(_ value: UInt64, bits: Int, into sink: inout TextSink) {
-        sink.append("0x" as StaticString)
-        let digits = max(1, (min(64, max(1, bits)) + 3) / 4)
-        for position in stride(from: digits - 1, through: 0, by: -1) {
-            sink.append(byte: TextSink.hexDigits[Int((value >> UInt64(position * 4)) & 0xF)])
+    /// Bytes as a MAC, IPv4 or IPv6 address, printable text, or hex.
+    private static func writeBytes(_ bytes: ArraySlice<UInt8>, hint: DisplayHint, into sink: inout TextSink) {
+        switch hint {
+        case .mac where !bytes.isEmpty:
+            sink.appendHex(bytes, separator: UInt8(ascii: ":"))
+        case .ipv4 where bytes.count == 4:
+            for (position, byte) in bytes.enumerated() {
+                if position > 0 { sink.append(byte: UInt8(ascii: ".")) }
+                sink.appendDecimal(byte)
+            }
+        case .ipv6 where bytes.count == 16:
+            writeIPv6(Array(bytes), into: &sink)
+        case .ascii:
+            let printable = bytes.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: ".") }
+            writeQuoted(String(decoding: printable, as: UTF8.self), into: &sink)
+        default:
+            if bytes.isEmpty { sink.append("(empty)" as StaticString) } else { sink.appendHex(bytes) }
         }
     }
 
-    /// ``ValueFormatter/bitPattern(_:_:)`` written into the sink; false for byte-aligned fields.
+    /// RFC 5952 text: lowercase, leading zeros dropped, the longest run of two or more zero groups as `::`.
+    private static func writeIPv6(_ bytes: [UInt8], into sink: inout TextSink) {
+        let groups = (0..<8).map { UInt16(bytes[$0 * 2]) << 8 | UInt16(bytes[$0 * 2 + 1]) }
+        var bestStart = -1
+        var bestLength = 0
+        var index = 0
+        while index < 8 {
+            guard groups[index] == 0 else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < 8, groups[end] == 0 { end += 1 }
+            if end - index > bestLength {
+                bestStart = index
+                bestLength = end - index
+            }
+            index = end
+        }
+        func writeGroups(_ range: Range<Int>) {
+            for position in range {
+                if position > range.lowerBound { sink.append(byte: UInt8(ascii: ":")) }
+                sink.append(String(groups[position], radix: 16))
+            }
+        }
+        if bestLength < 2 {
+            writeGroups(0..<8)
+        } else {
+            writeGroups(0..<bestStart)
+            sink.append("::" as StaticString)
+            writeGroups((bestStart + bestLength)..<8)
+        }
+    }
+
+    /// Text in double quotes, with quotes, backslashes and control characters escaped.
+    private static func writeQuoted(_ text: String, into sink: inout TextSink) {
+        sink.append(byte: UInt8(ascii: "\""))
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": sink.append("\\\"" as StaticString)
+            case "\\": sink.append("\\\\" as StaticString)
+            case "\n": sink.append("\\n" as StaticString)
+            case "\r": sink.append("\\r" as StaticString)
+            case "\t": sink.append("\\t" as StaticString)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    sink.append("\\u{" as StaticString)
+                    sink.append(String(scalar.value, radix: 16))
+                    sink.append(byte: UInt8(ascii: "}"))
+                } else {
+                    sink.append(String(scalar))
+                }
+            }
+        }
+        sink.append(byte: UInt8(ascii: "\""))
+    }
+
+    /// A struct made only of 1-bit fields, as the names of those set: `[ack,syn]`. False for other structs.
+    private static func writeFlags(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) -> Bool {
+        let children = dissection.children(of: index)
+        guard !children.isEmpty else { return false }
+        for child in children {
+            let node = dissection.nodes[child]
+            guard case .integer = node.kind, node.bitWidth == 1 else { return false }
+        }
+        sink.append(byte: UInt8(ascii: "["))
+        var first = true
+        for child in children where dissection.nodes[child].value == .unsigned(1) {
+            if !first { sink.append(byte: UInt8(ascii: ",")) }
+            sink.append(dissection.name(of: child))
+            first = false
+        }
+        sink.append(byte: UInt8(ascii: "]"))
+        return true
+    }
+
+    /// The bits of the bytes a bit field touches, the field's own as 0/1 and the rest as dots;
+    /// false (nothing written) for byte-aligned fields.
     @discardableResult
     static func writeBitPattern(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) -> Bool {
         let node = dissection.nodes[index]
