@@ -26,6 +26,14 @@ struct TelemetryHeader: Codable, Equatable {
     var trailer: UInt8
 }
 
+extension TelemetryHeader {
+    static let sample = TelemetryHeader(
+        version: 2, kind: 7, flags: 0x8001, length: 1500, sequence: 123_456, timestamp: 1_763_700_000_000_000,
+        source: 0x0A00_0001, destination: 0x0A00_0002, sourcePort: 44321, destinationPort: 443, ttl: 64, priority: 3,
+        window: 65535, checksum: 0xBEEF, identifier: 0x0123_4567_89AB_CDEF, offset: 20, count: 4, reserved: 0,
+        crc: 0xDEAD_BEEF, trailer: 0xFF)
+}
+
 /// The same layout as a schema: big-endian fixed-width fields, as BinaryEncoder writes them by default.
 let telemetrySchema = """
     endian big
@@ -80,11 +88,7 @@ func parseTelemetry(_ bytes: [UInt8]) throws(TelemetryParseError) -> TelemetryHe
 }
 
 func runCodableBenchmark(secondsPerRound: Double) {
-    let header = TelemetryHeader(
-        version: 2, kind: 7, flags: 0x8001, length: 1500, sequence: 123_456, timestamp: 1_763_700_000_000_000,
-        source: 0x0A00_0001, destination: 0x0A00_0002, sourcePort: 44321, destinationPort: 443, ttl: 64, priority: 3,
-        window: 65535, checksum: 0xBEEF, identifier: 0x0123_4567_89AB_CDEF, offset: 20, count: 4, reserved: 0,
-        crc: 0xDEAD_BEEF, trailer: 0xFF)
+    let header = TelemetryHeader.sample
     do {
         let bytes = try BinaryEncoder().encode(header)
         let plist = try PropertyListEncoder.binary.encode(header)
@@ -152,11 +156,7 @@ extension PropertyListEncoder {
 
 /// `dissect-bench codable-profile sequential|schema N`: one decoder only, N times, for perf or callgrind.
 func runCodableProfile(_ which: String, _ count: Int) {
-    let header = TelemetryHeader(
-        version: 2, kind: 7, flags: 0x8001, length: 1500, sequence: 123_456, timestamp: 1_763_700_000_000_000,
-        source: 0x0A00_0001, destination: 0x0A00_0002, sourcePort: 44321, destinationPort: 443, ttl: 64, priority: 3,
-        window: 65535, checksum: 0xBEEF, identifier: 0x0123_4567_89AB_CDEF, offset: 20, count: 4, reserved: 0,
-        crc: 0xDEAD_BEEF, trailer: 0xFF)
+    let header = TelemetryHeader.sample
     do {
         let bytes = try BinaryEncoder().encode(header)
         let schemaDecoder = try SchemaDecoder(schema: try SchemaLoader.load(text: telemetrySchema), root: "TelemetryHeader")

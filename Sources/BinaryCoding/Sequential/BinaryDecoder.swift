@@ -92,16 +92,9 @@ final class DecodingState {
             .decodingError(codingPath)
     }
 
-    /// An optional's presence flag: one byte, 0 (absent) or 1 (present).
+    /// An optional's presence flag: one byte, 0 (absent) or 1 (present), read like a `Bool`.
     func decodePresence(_ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
-        let offset = reader.offset
-        let byte = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in
-            try reader.readUInt(byteCount: 1, endianness: .big)
-        }
-        guard byte <= 1 else {
-            throw BinaryCodingError.boolOutOfRange(offset: offset, byte: UInt8(truncatingIfNeeded: byte)).decodingError(codingPath())
-        }
-        return byte == 1
+        try decodeBool(codingPath())
     }
 
     // MARK: Primitives

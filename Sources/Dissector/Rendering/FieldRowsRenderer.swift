@@ -35,7 +35,7 @@ public struct FieldRowsRenderer {
         let errorNode = dissection.error?.node ?? -1
         var widest = 12
         for index in dissection.nodes.indices {
-            widest = max(widest, Self.pathLength(dissection, index) + 2 * layout.depths[index])
+            widest = max(widest, ValueWriter.pathLength(dissection, index) + 2 * layout.depths[index])
         }
         let pathWidth = min(40, widest + 2)
         let valueColumn = 8 + Self.bytesWidth + pathWidth
@@ -84,7 +84,7 @@ public struct FieldRowsRenderer {
                 shownBytes = byteRange
             }
             // A layer's summary is a heading: it follows its short path instead of waiting for the value column.
-            let headingIndent = 8 + Self.bytesWidth + Self.pathLength(dissection, index) + 2
+            let headingIndent = 8 + Self.bytesWidth + ValueWriter.pathLength(dissection, index) + 2
             let isHeading = isLayer && !isError
             let width = isHeading ? max(20, options.width - headingIndent) : valueWidth
             let valueLines: [String] = value.count <= width ? [] : Text.wrap(value.text, width: width)
@@ -123,7 +123,7 @@ public struct FieldRowsRenderer {
                 if line == 0 {
                     sink.spaces(2 * layout.depths[index])
                     ValueWriter.writePath(dissection, index, into: &sink)
-                    sink.spaces(isHeading ? 2 : max(1, pathWidth - 2 * layout.depths[index] - Self.pathLength(dissection, index)))
+                    sink.spaces(isHeading ? 2 : max(1, pathWidth - 2 * layout.depths[index] - ValueWriter.pathLength(dissection, index)))
                 } else {
                     sink.spaces(isHeading ? headingIndent - 8 - Self.bytesWidth : pathWidth)
                 }
@@ -170,18 +170,6 @@ public struct FieldRowsRenderer {
         return digits
     }
 
-    /// Characters in a node's path, without building it.
-    static func pathLength(_ dissection: Dissection, _ index: Int) -> Int {
-        let node = dissection.nodes[index]
-        if case .structure(let structID) = node.kind,
-           let abbreviation = dissection.schema.structs[Int(structID)].protocolAbbreviation {
-            return abbreviation.utf8.count
-        }
-        let parent = Int(node.parent)
-        if parent < 0 { return dissection.name(of: index).utf8.count }
-        if node.arrayIndex >= 0 { return pathLength(dissection, parent) + 2 + String(node.arrayIndex).utf8.count }
-        return pathLength(dissection, parent) + 1 + (dissection.field(of: index)?.name.utf8.count ?? 1)
-    }
 
     /// Unclaimed bytes are shown in full, unparsed ones too: nothing is hidden.
     private func writeGap(_ gap: Layout.Gap, _ dissection: Dissection, _ style: Style, pathWidth: Int,

@@ -27,7 +27,7 @@ public struct HexDumpRenderer {
         let style = Style(enabled: options.color)
         let bytes = dissection.bytes
         let errorNode = dissection.error?.node ?? -1
-        let pathWidth = min(36, (layout.leaves.map { pathLength(dissection, $0) }.max() ?? 8) + 2)
+        let pathWidth = min(36, (layout.leaves.map { ValueWriter.pathLength(dissection, $0) }.max() ?? 8) + 2)
         let valueColumn = 6 + 7 + pathWidth
         let valueWidth = max(20, options.width - valueColumn)
         sink.append(style.heading(frame.heading(layout)))
@@ -94,7 +94,7 @@ public struct HexDumpRenderer {
                     sink.spaces(3)
                 }
                 ValueWriter.writePath(dissection, leaf, into: &sink)
-                sink.spaces(pathWidth - pathLength(dissection, leaf))
+                sink.spaces(pathWidth - ValueWriter.pathLength(dissection, leaf))
                 if value.count <= valueWidth {
                     sink.append(contentsOf: value.bytes)
                 } else {
@@ -125,16 +125,4 @@ public struct HexDumpRenderer {
         } while lineStart < bytes.count
     }
 
-    /// Characters in a node's path, without building it.
-    private func pathLength(_ dissection: Dissection, _ index: Int) -> Int {
-        let node = dissection.nodes[index]
-        if case .structure(let structID) = node.kind,
-           let abbreviation = dissection.schema.structs[Int(structID)].protocolAbbreviation {
-            return abbreviation.utf8.count
-        }
-        let parent = Int(node.parent)
-        if parent < 0 { return dissection.name(of: index).utf8.count }
-        if node.arrayIndex >= 0 { return pathLength(dissection, parent) + 2 + String(node.arrayIndex).utf8.count }
-        return pathLength(dissection, parent) + 1 + (dissection.field(of: index)?.name.utf8.count ?? 1)
-    }
 }

@@ -27,6 +27,19 @@ enum ValueWriter {
         }
     }
 
+    /// Characters in a node's path, without building it.
+    static func pathLength(_ dissection: Dissection, _ index: Int) -> Int {
+        let node = dissection.nodes[index]
+        if case .structure(let structID) = node.kind,
+           let abbreviation = dissection.schema.structs[Int(structID)].protocolAbbreviation {
+            return abbreviation.utf8.count
+        }
+        let parent = Int(node.parent)
+        if parent < 0 { return dissection.name(of: index).utf8.count }
+        if node.arrayIndex >= 0 { return pathLength(dissection, parent) + 2 + String(node.arrayIndex).utf8.count }
+        return pathLength(dissection, parent) + 1 + (dissection.field(of: index)?.name.utf8.count ?? 1)
+    }
+
     /// The node's text: its `@display` format filled in when it has one, else its value.
     static func writeDisplay(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
         guard let format = dissection.field(of: index)?.displayFormat?.format,
