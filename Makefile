@@ -1,7 +1,7 @@
 # The README's two commands are `make demo` and `make test`.
 SWIFT ?= swift
 DISSECT = .build/debug/dissect
-SAMPLE = Corpus/samples/tcp-syn.hex
+SAMPLE = Corpus/captures/tcp.pcap
 
 .PHONY: setup build demo test bench check-schemas clean
 
@@ -11,9 +11,9 @@ setup: ## Install libpcap-dev and pkg-config if missing
 build: setup ## Build everything (debug)
 	$(SWIFT) build
 
-demo: build ## Build, then dissect a bundled sample frame
-	@echo "== dissect hex --root Ethernet < $(SAMPLE)"
-	@$(DISSECT) hex --root Ethernet < $(SAMPLE)
+demo: build ## Build, then dissect a bundled capture (a TCP handshake with an HTTP exchange) as annotated hex
+	@echo "== dissect -r $(SAMPLE) -f hex -c 4"
+	@$(DISSECT) -r $(SAMPLE) -f hex -c 4
 
 test: setup ## Run every test (and build the benchmark, so it keeps compiling)
 	$(SWIFT) build --product dissect-bench

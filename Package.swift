@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "BinarySchema", targets: ["BinarySchema"]),
         .library(name: "Dissector", targets: ["Dissector"]),
         .library(name: "BinaryCoding", targets: ["BinaryCoding"]),
+        .library(name: "PacketCapture", targets: ["PacketCapture"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -19,12 +20,16 @@ let package = Package(
         .target(name: "BinarySchema", dependencies: ["BinaryIO"]),
         // Codable: sequential BinaryEncoder/BinaryDecoder and the schema-driven coders.
         .target(name: "BinaryCoding", dependencies: ["BinaryIO", "BinarySchema"]),
+        // libpcap, through pkg-config (Debian: libpcap-dev).
+        .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
+        // Capture files and live interfaces: a safe Swift face on libpcap.
+        .target(name: "PacketCapture", dependencies: ["CPcap"]),
         // The dissection views built on the interpreter's field tree.
         .target(name: "Dissector", dependencies: ["BinarySchema"]),
         .executableTarget(
             name: "dissect",
             dependencies: [
-                "BinarySchema", "Dissector",
+                "BinarySchema", "Dissector", "PacketCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -35,9 +40,10 @@ let package = Package(
             path: "Benchmarks/dissect-bench"
         ),
         .testTarget(name: "BinaryIOTests", dependencies: ["BinaryIO"]),
-        .testTarget(name: "BinarySchemaTests", dependencies: ["BinarySchema", "Dissector"]),
+        .testTarget(name: "BinarySchemaTests", dependencies: ["BinarySchema", "Dissector", "PacketCapture"]),
         .testTarget(name: "BinaryCodingTests", dependencies: ["BinaryCoding"]),
         .testTarget(name: "DissectorTests", dependencies: ["Dissector", "BinarySchema"], exclude: ["Golden"]),
+        .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture"]),
         .testTarget(name: "DissectTests", dependencies: ["dissect"]),
     ],
     swiftLanguageModes: [.v6]

@@ -64,12 +64,35 @@ start_capture sll2 'icmp6 and ip6[40] == 128' any LINUX_SLL2
 ping -q -6 -c 1 ::1 >/dev/null
 stop_capture
 
+# IPv6 TCP with data, as pcapng (dumpcap's format): the pcapng path through libpcap.
+python3 -m http.server 8766 --bind ::1 --directory Schemas >/dev/null 2>&1 &
+server=$!
+sleep 1
+dumpcap -q -i lo -f 'tcp port 8766' -w "$captures/tcp6.pcapng" 2>/dev/null &
+capture_pid=$!
+sleep 2
+curl -s -o /dev/null 'http://[::1]:8766/arp.schema'
+stop_capture
+kill "$server"
+
+# DNS over UDP with nanosecond timestamps (a pcap with the nanosecond magic number).
+dnsmasq --no-daemon --no-resolv --no-hosts --listen-address=127.0.0.1 --bind-interfaces --port=53 \
+  --host-record=ns.example.test,192.0.2.20 2>/dev/null &
+resolver=$!
+sleep 1
+tcpdump -U -q -i lo --time-stamp-precision=nano -w "$captures/dns-nsec.pcap" 'udp port 53' 2>/dev/null &
+capture_pid=$!
+sleep 1
+dig +tries=1 +time=2 @127.0.0.1 ns.example.test A >/dev/null
+stop_capture
+kill "$resolver"
+
 # Link types loopback cannot produce (DLT_NULL, DLT_LOOP, raw IP, 802.1Q, QinQ, an IPv6
 # extension-header chain): built from the IP packets captured above.
 python3 scripts/derive-samples.py "$captures"
 
-for capture in "$captures"/*.pcap; do
-  name=$(basename "$capture" .pcap)
+for capture in "$captures"/*.pcap "$captures"/*.pcapng; do
+  name=$(basename "$capture"); name=${name%.pcap}; name=${name%.pcapng}
   tshark -r "$capture" -T json -x --no-duplicate-keys > "$oracle/$name.json"
 done
 echo "captured: $(ls "$captures")"

@@ -12,11 +12,17 @@ struct Dissect: ParsableCommand {
             Schemas (the bundled ones in Schemas/, plus your own with --schema) describe binary \
             layouts; dissect walks them over bytes and shows each field's path, offset, length and value.
 
+            Without a subcommand, dissect reads a capture file or an interface: `dissect capture --help` \
+            shows -r, -i, -c, -w, -q and filters.
+
             Examples:
+              dissect -r capture.pcapng -f hex 'tcp port 80'
+              dissect -i eth0 -c 10 -f summary
               dissect hex --root Ethernet 'ff ff ff ff ff ff 00 11 22 33 44 55 08 06 ...'
               dissect schema check Schemas/*.schema my-format.schema
               dissect schema list
             """,
-        subcommands: [Hex.self, SchemaCommand.self]
+        subcommands: [CaptureCommand.self, Hex.self, SchemaCommand.self],
+        defaultSubcommand: CaptureCommand.self
     )
 }

@@ -114,12 +114,18 @@ import Testing
         let shown: String
     }
 
-    static let captures = ["icmp", "dns", "tcp", "sll", "sll2", "null", "loop", "raw", "vlan", "ipv6-ext"]
+    /// Every capture in Corpus/captures, by file name; the oracle for `x.pcap` is `x.json`.
+    static let captures = ["icmp.pcap", "dns.pcap", "dns-nsec.pcap", "tcp.pcap", "tcp6.pcapng", "sll.pcap", "sll2.pcap",
+                           "null.pcap", "loop.pcap", "raw.pcap", "vlan.pcap", "ipv6-ext.pcap"]
+
+    static func oracle(_ capture: String) -> URL {
+        repositoryRoot.appendingPathComponent("Corpus/oracle/\((capture as NSString).deletingPathExtension).json")
+    }
 
     @Test(arguments: captures)
     func matchesTshark(capture: String) throws {
-        let pcap = try PcapFile(contentsOf: repositoryRoot.appendingPathComponent("Corpus/captures/\(capture).pcap"))
-        let oracleData = try Data(contentsOf: repositoryRoot.appendingPathComponent("Corpus/oracle/\(capture).json"))
+        let pcap = try PcapFile(contentsOf: repositoryRoot.appendingPathComponent("Corpus/captures/\(capture)"))
+        let oracleData = try Data(contentsOf: Self.oracle(capture))
         let packets = try #require(try JSONSerialization.jsonObject(with: oracleData) as? [[String: Any]])
         try #require(packets.count == pcap.frames.count)
         let root = try #require(bundledSchema.rootStruct(forLinkType: pcap.linkType), "no root for link type \(pcap.linkType)")
@@ -146,7 +152,7 @@ import Testing
     @Test func everyMappingIsExercisedByTheCaptures() throws {
         var seen: Set<String> = []
         for capture in Self.captures {
-            let data = try Data(contentsOf: repositoryRoot.appendingPathComponent("Corpus/oracle/\(capture).json"))
+            let data = try Data(contentsOf: Self.oracle(capture))
             let packets = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
             for packet in packets {
                 var fields: [OracleField] = []

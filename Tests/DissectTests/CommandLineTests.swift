@@ -26,6 +26,10 @@ import Testing
     }
 
     func run(_ arguments: [String], input: String? = nil) throws -> Run {
+        try run(arguments, bytes: input.map { Data($0.utf8) })
+    }
+
+    func run(_ arguments: [String], bytes input: Data?) throws -> Run {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -37,7 +41,7 @@ import Testing
         process.standardError = error
         process.standardInput = standardInput
         try process.run()
-        if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
+        if let input { standardInput.fileHandleForWriting.write(input) }
         try standardInput.fileHandleForWriting.close()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()

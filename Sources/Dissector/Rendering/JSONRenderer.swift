@@ -23,10 +23,10 @@ public struct JSONRenderer {
             sink.appendDecimal(number)
             sink.append(byte: UInt8(ascii: ","))
         }
-        if let timestamp = frame.timestamp {
-            sink.append("\"time\":" as StaticString)
-            sink.appendJSONString(timestamp)
-            sink.append(byte: UInt8(ascii: ","))
+        if let time = frame.time {
+            sink.append("\"time\":\"" as StaticString)
+            sink.appendISO8601(time)
+            sink.append("\"," as StaticString)
         }
         sink.append("\"length\":" as StaticString)
         sink.appendDecimal(dissection.bytes.count)

@@ -192,22 +192,26 @@ public struct FrameInfo: Sendable {
     /// What the heading calls the input: `frame` by default, a file's name for a file.
     public var label: String
     public var number: Int?
-    /// Capture time as text, for the heading.
-    public var timestamp: String?
+    /// When the frame was captured, for frames read from a capture.
+    public var time: CaptureTime?
     /// The frame's original length on the wire, when more than was captured.
     public var originalLength: Int?
 
-    public init(label: String = "frame", number: Int? = nil, timestamp: String? = nil, originalLength: Int? = nil) {
+    public init(label: String = "frame", number: Int? = nil, time: CaptureTime? = nil, originalLength: Int? = nil) {
         self.label = label
         self.number = number
-        self.timestamp = timestamp
+        self.time = time
         self.originalLength = originalLength
     }
 
     func heading(_ layout: Layout) -> String {
         var parts: [String] = []
         parts.append(number.map { "\(label) \($0)" } ?? label)
-        if let timestamp { parts.append(timestamp) }
+        if let time {
+            var text = TextSink(capacity: 32)
+            text.appendISO8601(time)
+            parts.append(text.text)
+        }
         let captured = layout.dissection.bytes.count
         if let originalLength, originalLength != captured {
             parts.append("\(captured) of \(originalLength) bytes")

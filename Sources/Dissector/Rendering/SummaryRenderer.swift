@@ -24,8 +24,8 @@ public struct SummaryRenderer {
             sink.appendDecimal(number)
             sink.append(byte: UInt8(ascii: " "))
         }
-        if let timestamp = frame.timestamp {
-            sink.append(timestamp)
+        if let time = frame.time {
+            sink.appendTimeOfDay(time)
             sink.append(byte: UInt8(ascii: " "))
         }
         var wroteLayer = false

@@ -90,7 +90,8 @@ public struct TextSink {
         while storage.count > 0, storage.base[storage.count - 1] == UInt8(ascii: " ") { storage.count -= 1 }
     }
 
-    mutating func newline() {
+    /// Ends the current line (dropping spaces at its end).
+    public mutating func newline() {
         // Lines end without trailing spaces.
         while storage.count > lineStart, storage.base[storage.count - 1] == UInt8(ascii: " ") { storage.count -= 1 }
         storage.append(UInt8(ascii: "\n"))

@@ -24,4 +24,17 @@ public enum View: String, CaseIterable, Sendable {
         case .summary: return SummaryRenderer(options: options).render(dissection, frame: frame)
         }
     }
+
+    /// Appends `dissection` in this view to `sink`, without a final newline: the streaming form,
+    /// which reuses one buffer for every frame.
+    public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(),
+                       options: RenderOptions = RenderOptions(), into sink: inout TextSink) {
+        switch self {
+        case .fields: FieldRowsRenderer(options: options).render(dissection, frame: frame, into: &sink)
+        case .hex: HexDumpRenderer(options: options).render(dissection, frame: frame, into: &sink)
+        case .tree: TreeRenderer(options: options).render(dissection, frame: frame, into: &sink)
+        case .json: JSONRenderer().render(dissection, frame: frame, into: &sink)
+        case .summary: SummaryRenderer(options: options).render(dissection, frame: frame, into: &sink)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import BinarySchema
 import Dissector
 import Foundation
+import PacketCapture
 import Testing
 
 /// The repository root, found from this file's path.
@@ -58,27 +59,16 @@ extension Dissection {
     }
 }
 
-/// Frames of a classic little-endian pcap file: its link type and each frame's bytes.
+/// Every frame of a capture file (pcap or pcapng), read through libpcap, with its link type.
 struct PcapFile {
     let linkType: Int
     let frames: [[UInt8]]
 
     init(contentsOf url: URL) throws {
-        let data = [UInt8](try Data(contentsOf: url))
-        func u32(_ offset: Int) -> Int {
-            Int(data[offset]) | Int(data[offset + 1]) << 8 | Int(data[offset + 2]) << 16 | Int(data[offset + 3]) << 24
-        }
-        try #require(data.count >= 24 && u32(0) == 0xA1B2_C3D4, "\(url.lastPathComponent) is not a little-endian pcap")
-        linkType = u32(20)
+        let capture = try Capture.open(file: url.path)
+        linkType = capture.linkType
         var frames: [[UInt8]] = []
-        var offset = 24
-        while offset + 16 <= data.count {
-            let captured = u32(offset + 8)
-            let start = offset + 16
-            try #require(start + captured <= data.count, "truncated record in \(url.lastPathComponent)")
-            frames.append(Array(data[start..<(start + captured)]))
-            offset = start + captured
-        }
+        while case .packet(let packet) = try capture.next() { frames.append(packet.bytes) }
         self.frames = frames
     }
 }

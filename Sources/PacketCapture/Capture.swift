@@ -1,0 +1,249 @@
+import CPcap
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The pcap_t that SIGINT and SIGTERM stop (see ``Capture/stopOnInterrupt()``).
+nonisolated(unsafe) private var interruptedCapture: OpaquePointer?
+/// Set by the signal handler: reading a file never blocks, and pcap_breakloop does not stop
+/// pcap_next_ex on a file, so `next()` checks this too.
+nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
+
+/// One packet as libpcap delivered it.
+public struct CapturedPacket: Sendable {
+    /// Capture time: seconds since 1970 and the nanoseconds within that second.
+    public let seconds: Int
+    public let nanoseconds: Int
+    /// Bytes captured (at most the snapshot length).
+    public let bytes: [UInt8]
+    /// Length of the packet on the wire.
+    public let originalLength: Int
+
+    public init(seconds: Int, nanoseconds: Int, bytes: [UInt8], originalLength: Int) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+        self.bytes = bytes
+        self.originalLength = originalLength
+    }
+}
+
+/// A libpcap capture: a file being read or an interface being captured on. It owns its
+/// `pcap_t` and closes it when released. Use it from one thread.
+public final class Capture {
+    /// What `next()` found.
+    public enum Next {
+        case packet(CapturedPacket)
+        /// A live capture's read timeout passed with no packet.
+        case timeout
+        /// The end of the file, or `stop()` was called.
+        case end
+    }
+
+    let handle: OpaquePointer
+    /// The path or interface, for messages.
+    public let source: String
+    /// libpcap's link type (DLT number), which says what the first header of each packet is.
+    public let linkType: Int
+    /// Whether timestamps carry nanoseconds (otherwise microseconds, scaled).
+    let nanosecondPrecision: Bool
+
+    /// libpcap's name for the link type (`EN10MB`, `LINUX_SLL2`), or its number when it has none.
+    public var linkTypeName: String {
+        pcap_datalink_val_to_name(Int32(linkType)).map { String(cString: $0) } ?? "DLT \(linkType)"
+    }
+
+    private init(handle: OpaquePointer, source: String, nanosecondPrecision: Bool) {
+        self.handle = handle
+        self.source = source
+        self.linkType = Int(pcap_datalink(handle))
+        self.nanosecondPrecision = nanosecondPrecision
+    }
+
+    deinit {
+        if interruptedCapture == handle { interruptedCapture = nil }
+        pcap_close(handle)
+    }
+
+    /// Opens a pcap or pcapng file; `-` reads standard input. Timestamps keep nanoseconds.
+    public static func open(file path: String) throws(PcapError) -> Capture {
+        var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
+        guard let handle = pcap_open_offline_with_tstamp_precision(path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer) else {
+            throw PcapError(kind: .openFile, message: Self.text(errorBuffer), subject: path)
+        }
+        return Capture(handle: handle, source: path, nanosecondPrecision: true)
+    }
+
+    /// Settings of a live capture.
+    public struct LiveOptions: Sendable {
+        /// Bytes kept of each packet. Default 262144, all of any packet.
+        public var snapshotLength: Int32 = 262_144
+        /// Whether to see traffic not addressed to this host. Default true.
+        public var promiscuous = true
+        /// Deliver packets as they arrive rather than in batches. Default true.
+        public var immediate = true
+        /// How long a read waits before reporting a timeout, in milliseconds. Default 100.
+        public var timeoutMilliseconds: Int32 = 100
+
+        public init() {}
+    }
+
+    /// Opens and activates a live capture on `interface`.
+    public static func open(interface: String, options: LiveOptions = LiveOptions()) throws(PcapError) -> Capture {
+        var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
+        guard let handle = pcap_create(interface, &errorBuffer) else {
+            throw PcapError(kind: .openInterface, message: text(errorBuffer), subject: interface)
+        }
+        pcap_set_snaplen(handle, options.snapshotLength)
+        pcap_set_promisc(handle, options.promiscuous ? 1 : 0)
+        pcap_set_immediate_mode(handle, options.immediate ? 1 : 0)
+        pcap_set_timeout(handle, options.timeoutMilliseconds)
+        let nanoseconds = pcap_set_tstamp_precision(handle, Int32(PCAP_TSTAMP_PRECISION_NANO)) == 0
+        let status = pcap_activate(handle)
+        if status < 0 {
+            let message = String(cString: pcap_geterr(handle))
+            pcap_close(handle)
+            let kind: PcapError.Kind
+            switch status {
+            case PCAP_ERROR_NO_SUCH_DEVICE: kind = .noSuchDevice
+            case PCAP_ERROR_PERM_DENIED, PCAP_ERROR_PROMISC_PERM_DENIED: kind = .permissionDenied
+            default: kind = .openInterface
+            }
+            throw PcapError(kind: kind, message: message, subject: interface)
+        }
+        return Capture(handle: handle, source: interface, nanosecondPrecision: nanoseconds)
+    }
+
+    /// Compiles a BPF filter expression and applies it; only matching packets are delivered.
+    public func setFilter(_ expression: String) throws(PcapError) {
+        var program = bpf_program()
+        guard pcap_compile(handle, &program, expression, 1, PCAP_NETMASK_UNKNOWN) == 0 else {
+            throw PcapError(kind: .filter, message: String(cString: pcap_geterr(handle)), subject: expression)
+        }
+        defer { pcap_freecode(&program) }
+        guard pcap_setfilter(handle, &program) == 0 else {
+            throw PcapError(kind: .filter, message: String(cString: pcap_geterr(handle)), subject: expression)
+        }
+    }
+
+    /// The next packet, a live timeout, or the end.
+    public func next() throws(PcapError) -> Next {
+        if interruptRequested != 0, interruptedCapture == handle { return .end }
+        var header: UnsafeMutablePointer<pcap_pkthdr>?
+        var data: UnsafePointer<UInt8>?
+        switch pcap_next_ex(handle, &header, &data) {
+        case 1:
+            guard let header, let data else { return .timeout }
+            let captured = Int(header.pointee.caplen)
+            let fraction = Int(header.pointee.ts.tv_usec)
+            return .packet(CapturedPacket(
+                seconds: Int(header.pointee.ts.tv_sec), nanoseconds: nanosecondPrecision ? fraction : fraction * 1000,
+                bytes: Array(UnsafeBufferPointer(start: data, count: captured)), originalLength: Int(header.pointee.len)))
+        case 0:
+            return .timeout
+        case PCAP_ERROR_BREAK:
+            return .end
+        default:
+            throw PcapError(kind: .read, message: String(cString: pcap_geterr(handle)), subject: source)
+        }
+    }
+
+    /// Makes a pending or the next `next()` return `.end`; safe to call from a signal handler.
+    public func stop() {
+        pcap_breakloop(handle)
+    }
+
+    /// Makes Ctrl-C (SIGINT) and SIGTERM end this capture cleanly: the pending or next `next()`
+    /// returns `.end`. One capture at a time; the last one installed wins.
+    public func stopOnInterrupt() {
+        interruptedCapture = handle
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            // Both only set flags: safe in a signal handler.
+            interruptRequested = 1
+            if let handle = interruptedCapture { pcap_breakloop(handle) }
+        }
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+    }
+
+    /// A live capture's counts so far: packets received (after filtering) and dropped.
+    public func statistics() -> (received: Int, dropped: Int, droppedByInterface: Int)? {
+        var stats = pcap_stat()
+        guard pcap_stats(handle, &stats) == 0 else { return nil }
+        return (Int(stats.ps_recv), Int(stats.ps_drop), Int(stats.ps_ifdrop))
+    }
+
+    /// A network interface libpcap can capture on.
+    public struct Interface: Sendable {
+        public let name: String
+        public let description: String?
+        public let isUp: Bool
+        public let isLoopback: Bool
+    }
+
+    /// The interfaces libpcap can capture on.
+    public static func interfaces() throws(PcapError) -> [Interface] {
+        var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
+        var list: UnsafeMutablePointer<pcap_if_t>?
+        guard pcap_findalldevs(&list, &errorBuffer) == 0 else {
+            throw PcapError(kind: .listInterfaces, message: text(errorBuffer), subject: "")
+        }
+        defer { pcap_freealldevs(list) }
+        var result: [Interface] = []
+        var current = list
+        while let device = current {
+            let flags = device.pointee.flags
+            result.append(Interface(name: String(cString: device.pointee.name),
+                                    description: device.pointee.description.map { String(cString: $0) },
+                                    isUp: flags & UInt32(PCAP_IF_UP) != 0, isLoopback: flags & UInt32(PCAP_IF_LOOPBACK) != 0))
+            current = device.pointee.next
+        }
+        return result
+    }
+
+    static func text(_ buffer: [CChar]) -> String {
+        buffer.withUnsafeBufferPointer { pointer in
+            pointer.baseAddress.map { String(cString: $0) } ?? ""
+        }
+    }
+}
+
+/// Writes packets to a pcap file with the link type and snapshot length of a capture; closed
+/// (and flushed) when released.
+public final class CaptureWriter {
+    private let dumper: OpaquePointer
+    public let path: String
+    /// The file has its capture's timestamp precision.
+    private let nanosecondPrecision: Bool
+
+    /// Creates (or replaces) `path`; `-` writes to standard output.
+    public init(path: String, for capture: Capture) throws(PcapError) {
+        guard let dumper = pcap_dump_open(capture.handle, path) else {
+            throw PcapError(kind: .write, message: String(cString: pcap_geterr(capture.handle)), subject: path)
+        }
+        self.dumper = dumper
+        self.path = path
+        self.nanosecondPrecision = capture.nanosecondPrecision
+    }
+
+    deinit {
+        pcap_dump_close(dumper)
+    }
+
+    public func write(_ packet: CapturedPacket) {
+        var header = pcap_pkthdr()
+        header.ts.tv_sec = time_t(packet.seconds)
+        header.ts.tv_usec = suseconds_t(nanosecondPrecision ? packet.nanoseconds : packet.nanoseconds / 1000)
+        header.caplen = bpf_u_int32(packet.bytes.count)
+        header.len = bpf_u_int32(packet.originalLength)
+        packet.bytes.withUnsafeBufferPointer { bytes in
+            pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &header, bytes.baseAddress)
+        }
+    }
+
+    public func flush() {
+        pcap_dump_flush(dumper)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// `dissect -r/-i …`: captures through the command line.
+extension CommandLineTests {
+    static func capture(_ name: String) -> String { "Corpus/captures/\(name)" }
+
+    static func temporaryFile(_ suffix: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("dissect-cli-\(UUID())\(suffix)")
+    }
+
+    @Test func summaryShowsEveryPacketWithNumberAndTime() throws {
+        let result = try run(["-r", Self.capture("tcp.pcap"), "-f", "summary"])
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 12)
+        // tshark: frame 1 at epoch 1795240908.740443000, i.e. 06:01:48 UTC.
+        #expect(lines.first?.hasPrefix("1 06:01:48.740443000 Ethernet") == true)
+        #expect(lines.first?.contains("TCP 48684 > 8765 [syn]") == true)
+        #expect(lines.last?.hasPrefix("12 ") == true)
+    }
+
+    @Test func jsonLinesCarryFrameTimeAndLengths() throws {
+        let result = try run(["-r", Self.capture("dns-nsec.pcap"), "-f", "json"])
+        #expect(result.status == 0)
+        let objects = try result.output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.count == 2)
+        #expect(objects.first?["frame"] as? Int == 1)
+        // Nanoseconds survive from the file (tshark: 1795243837.224044071).
+        #expect(objects.first?["time"] as? String == "2026-11-21T06:50:37.224044071Z")
+        #expect(objects.first?["layers"] as? [String] == ["eth", "ip", "udp", "dns"])
+    }
+
+    @Test func everyViewReadsAPcapngFile() throws {
+        for view in ["fields", "hex", "tree", "json", "summary"] {
+            let result = try run(["-r", Self.capture("tcp6.pcapng"), "-f", view, "-c", "1"])
+            #expect(result.status == 0, "\(view): \(result.error)")
+            #expect(result.output.contains("ipv6") || result.output.contains("IPv6"), "\(view)")
+        }
+        let tree = try run(["-r", Self.capture("tcp6.pcapng"), "-f", "tree", "-c", "1"])
+        #expect(tree.output.hasPrefix("frame 1 · 2026-11-21T06:50:34.155839279Z · 94 bytes · Ethernet › IPv6 › TCP"))
+    }
+
+    @Test func standardInputFilterAndCount() throws {
+        let data = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.capture("dns.pcap")))
+        let result = try run(["-r", "-", "-f", "summary", "-c", "2", "udp", "src", "port", "53"], bytes: data)
+        #expect(result.status == 0, "\(result.error)")
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.contains("UDP 53 >") })
+    }
+
+    @Test func truncatedFileShowsWholePacketsThenFails() throws {
+        let whole = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.capture("tcp.pcap")))
+        let file = Self.temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try whole.prefix(700).write(to: file)
+        let result = try run(["-r", file.path, "-f", "summary"])
+        #expect(result.status == 1)
+        #expect(result.output.split(separator: "\n").count == 5)
+        #expect(result.error.contains("truncated dump file"))
+        #expect(result.error.contains("after 5 packets"))
+    }
+
+    @Test func badInputsAreClearErrors() throws {
+        let filter = try run(["-r", Self.capture("tcp.pcap"), "tcp", "port"])
+        #expect(filter.status == 1)
+        #expect(filter.error.contains("invalid filter 'tcp port': can't parse filter expression: syntax error"))
+
+        let garbage = try run(["-r", "Schemas/ip.schema"])
+        #expect(garbage.status == 1)
+        #expect(garbage.error.contains("cannot read capture file 'Schemas/ip.schema': unknown file format"))
+
+        let neither = try run(["-c", "3"])
+        #expect(neither.status != 0)
+        #expect(neither.error.contains("give -r FILE"))
+
+        let interface = try run(["-i", "nosuchif0"])
+        #expect(interface.status == 1)
+        #expect(interface.error.contains("nosuchif0"))
+    }
+
+    @Test func writeKeepsTheFilteredPacketsForOtherTools() throws {
+        let file = Self.temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let write = try run(["-r", Self.capture("tcp.pcap"), "-w", file.path, "tcp[tcpflags] & tcp-push != 0"])
+        #expect(write.status == 0)
+        #expect(write.output.isEmpty)
+        let reread = try run(["-r", file.path, "-q"])
+        #expect(reread.status == 0)
+        #expect(reread.error.hasPrefix("3 packets, "))
+        #expect(reread.error.contains("0 with errors"))
+    }
+
+    @Test func unknownLinkTypeIsShownAsRawBytesWithANote() throws {
+        // A pcap of link type 147 (USER0), which no bundled schema claims.
+        var bytes: [UInt8] = [0xD4, 0xC3, 0xB2, 0xA1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0, 147, 0, 0, 0]
+        bytes += [1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 0xCA, 0xFE, 0x42]
+        let file = Self.temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(bytes).write(to: file)
+        let result = try run(["-r", file.path, "-f", "fields"])
+        #expect(result.status == 0)
+        #expect(result.error.contains("note: no schema claims link type 147"))
+        #expect(result.output.contains("data.data"))
+        #expect(result.output.contains("ca fe 42"))
+    }
+
+    @Test func withoutArgumentsPrintsHelp() throws {
+        let result = try run([])
+        #expect(result.status == 0)
+        #expect(result.output.contains("USAGE"))
+        #expect(result.output.contains("capture"))
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import PacketCapture
+import Testing
+
+let repositoryRoot: URL = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url
+}()
+
+func capturePath(_ name: String) -> String {
+    repositoryRoot.appendingPathComponent("Corpus/captures/\(name)").path
+}
+
+/// Every packet of a capture, failing the test on a read error.
+func packets(of capture: Capture) throws -> [CapturedPacket] {
+    var packets: [CapturedPacket] = []
+    while case .packet(let packet) = try capture.next() { packets.append(packet) }
+    return packets
+}
+
+/// A file in the temporary directory, removed by the caller.
+func temporaryFile(_ suffix: String) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("dissect-\(UUID())\(suffix)")
+}
+
+@Suite struct CaptureFileTests {
+    /// The `frame` layer tshark gave for each packet of the same file (Corpus/oracle).
+    static func tsharkFrames(_ capture: String) throws -> [[String: Any]] {
+        let name = (capture as NSString).deletingPathExtension
+        let data = try Data(contentsOf: repositoryRoot.appendingPathComponent("Corpus/oracle/\(name).json"))
+        let packets = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        return try packets.map { packet in
+            let layers = try #require((packet["_source"] as? [String: Any])?["layers"] as? [String: Any])
+            return try #require(layers["frame"] as? [String: Any])
+        }
+    }
+
+    static let linkTypes: [String: Int] = [
+        "icmp.pcap": 1, "dns.pcap": 1, "dns-nsec.pcap": 1, "tcp.pcap": 1, "tcp6.pcapng": 1, "vlan.pcap": 1,
+        "ipv6-ext.pcap": 1, "sll.pcap": 113, "sll2.pcap": 276, "null.pcap": 0, "loop.pcap": 108,
+        // LINKTYPE_RAW (101) in the file is DLT_RAW (12) on Linux.
+        "raw.pcap": 12,
+    ]
+
+    @Test(arguments: linkTypes.keys.sorted())
+    func countsTimesAndLengthsMatchTshark(capture name: String) throws {
+        let capture = try Capture.open(file: capturePath(name))
+        #expect(capture.linkType == Self.linkTypes[name])
+        let read = try packets(of: capture)
+        let oracle = try Self.tsharkFrames(name)
+        try #require(read.count == oracle.count)
+        for (packet, frame) in zip(read, oracle) {
+            let number = frame["frame.number"] as? String ?? "?"
+            let time = "\(packet.seconds)." + String(repeating: "0", count: 9 - String(packet.nanoseconds).count) + String(packet.nanoseconds)
+            #expect(time == frame["frame.time_epoch"] as? String, "frame \(number) time")
+            #expect(String(packet.bytes.count) == frame["frame.cap_len"] as? String, "frame \(number) captured length")
+            #expect(String(packet.originalLength) == frame["frame.len"] as? String, "frame \(number) length")
+        }
+    }
+
+    @Test func nanosecondFileKeepsNanoseconds() throws {
+        let read = try packets(of: try Capture.open(file: capturePath("dns-nsec.pcap")))
+        // A microsecond file would give multiples of 1000.
+        #expect(read.contains { $0.nanoseconds % 1000 != 0 })
+    }
+
+    @Test func truncatedFileGivesEveryWholePacketThenAnError() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: capturePath("tcp.pcap")))
+        let complete = try packets(of: try Capture.open(file: capturePath("tcp.pcap")))
+        let file = temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        // Cut inside the sixth packet: header (24) + five records.
+        let fiveRecords = complete.prefix(5).reduce(24) { $0 + 16 + $1.bytes.count }
+        try whole.prefix(fiveRecords + 30).write(to: file)
+
+        let capture = try Capture.open(file: file.path)
+        var seen: [CapturedPacket] = []
+        do {
+            while case .packet(let packet) = try capture.next() { seen.append(packet) }
+            Issue.record("a truncated file must end in an error")
+        } catch {
+            #expect(error.kind == .read)
+            #expect(error.message.contains("truncated"), "libpcap's reason: \(error.message)")
+        }
+        #expect(seen.map(\.bytes) == complete.prefix(5).map(\.bytes))
+    }
+
+    @Test func garbageFileIsRefusedWithLibpcapsReason() throws {
+        let file = temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }).write(to: file)
+        #expect {
+            _ = try Capture.open(file: file.path)
+        } throws: { error in
+            guard let error = error as? PcapError else { return false }
+            return error.kind == .openFile && error.message == "unknown file format" && error.description.contains(file.path)
+        }
+    }
+
+    @Test func missingFileIsRefused() {
+        #expect(throws: PcapError.self) { _ = try Capture.open(file: "/nonexistent/capture.pcap") }
+    }
+
+    @Test func filterKeepsOnlyMatchingPackets() throws {
+        let capture = try Capture.open(file: capturePath("tcp.pcap"))
+        try capture.setFilter("tcp[tcpflags] & tcp-syn != 0")
+        let read = try packets(of: capture)
+        #expect(read.count == 2)
+        // Byte 47 of an Ethernet/IPv4/TCP frame is the flags byte; SYN is 0x02.
+        #expect(read.allSatisfy { $0.bytes.count > 47 && $0.bytes[47] & 0x02 != 0 })
+    }
+
+    @Test func invalidFilterQuotesLibpcap() throws {
+        let capture = try Capture.open(file: capturePath("tcp.pcap"))
+        #expect {
+            try capture.setFilter("tcp port")
+        } throws: { error in
+            guard let error = error as? PcapError else { return false }
+            return error.kind == .filter && error.message.contains("syntax error") && error.subject == "tcp port"
+        }
+    }
+
+    @Test func writtenFileReadsBackIdentically() throws {
+        let source = try Capture.open(file: capturePath("tcp6.pcapng"))
+        let original = try packets(of: try Capture.open(file: capturePath("tcp6.pcapng")))
+        let file = temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        do {
+            let writer = try CaptureWriter(path: file.path, for: source)
+            for packet in original { writer.write(packet) }
+        }
+        let reread = try Capture.open(file: file.path)
+        #expect(reread.linkType == source.linkType)
+        let copy = try packets(of: reread)
+        #expect(copy.map(\.bytes) == original.map(\.bytes))
+        #expect(copy.map(\.seconds) == original.map(\.seconds))
+        #expect(copy.map(\.nanoseconds) == original.map(\.nanoseconds))
+        #expect(copy.map(\.originalLength) == original.map(\.originalLength))
+    }
+
+    @Test func linkTypeNamesComeFromLibpcap() throws {
+        #expect(try Capture.open(file: capturePath("sll2.pcap")).linkTypeName == "LINUX_SLL2")
+        #expect(try Capture.open(file: capturePath("tcp.pcap")).linkTypeName == "EN10MB")
+    }
+}
