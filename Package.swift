@@ -36,7 +36,7 @@ let package = Package(
         // Side-by-side benchmark: the interpreter against a hand-written parser.
         .executableTarget(
             name: "dissect-bench",
-            dependencies: ["BinarySchema", "BinaryIO", "BinaryCoding", "Dissector"],
+            dependencies: ["BinarySchema", "BinaryIO", "BinaryCoding", "Dissector", "CPcap"],
             path: "Benchmarks/dissect-bench"
         ),
         .testTarget(name: "BinaryIOTests", dependencies: ["BinaryIO"]),

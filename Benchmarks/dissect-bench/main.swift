@@ -361,7 +361,9 @@ func runBenchmark() {
     if sink == 42 { print("") }
 }
 
-if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "views" {
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "pcap-floor" {
+    exit(runPcapFloor(path: CommandLine.arguments[2]))
+} else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "views" {
     runViewBenchmark(secondsPerView: CommandLine.arguments.count > 2 ? Double(CommandLine.arguments[2]) ?? 1 : 1,
                      only: CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : nil)
 } else if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "codable-profile" {

@@ -155,4 +155,13 @@ import Testing
         let found = diagnostics("@protocol struct Main { a: u8 @bogus  b: u8 @display(\"{} {}\", b) }")
         #expect(found.count == 3)
     }
+
+    @Test func protocolNamesArePlainNames() {
+        for bad in ["a\\\"b", "ip v4", "9p", "eth ", "é"] {
+            let found = diagnostics("@protocol(\"\(bad)\") struct Main { a: u8 }")
+            #expect(found.count == 1, "\(bad)")
+            #expect(found.first?.message.contains("must start with a letter") == true, "\(bad)")
+        }
+        #expect((try? SchemaLoader.load(text: "@protocol(\"ipv6.hop-by-hop_2\") struct Main { a: u8 }")) != nil)
+    }
 }

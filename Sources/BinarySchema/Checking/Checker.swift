@@ -200,7 +200,19 @@ struct Checker {
             switch attribute.name {
             case "protocol":
                 if attribute.arguments.count == 1, case .string(let text, _) = attribute.arguments[0], !text.isEmpty {
-                    protocolAbbreviation = text
+                    // It starts field paths and is written unescaped into JSON: a plain name only.
+                    let isName = text.utf8.first.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") || $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } == true
+                        && text.utf8.allSatisfy { byte in
+                            byte < 0x80 && (byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20))
+                        }
+                    if isName {
+                        protocolAbbreviation = text
+                    } else {
+                        report(.invalidValue, "@protocol name '\(text)' must start with a letter and hold only letters, digits, '_', '-' and '.'",
+                               at: attribute.location)
+                    }
                 } else {
                     report(.invalidValue, "@protocol takes one string: the short name that starts field paths, e.g. @protocol(\"ip\")",
                            at: attribute.location)

@@ -7,6 +7,8 @@ public final class Schema: Sendable {
     public let enums: [EnumType]
     /// All fields of all structs, indexed by ``Field/id``.
     public let fields: [Field]
+    /// Every name as UTF-8 in one buffer, for fast rendering.
+    public let names: NameTable
     let structsByName: [String: Int]
     let linkTypes: [Int: Int]
     let plan: ExecutionPlan
@@ -15,6 +17,7 @@ public final class Schema: Sendable {
         self.structs = structs
         self.enums = enums
         self.fields = fields
+        self.names = NameTable(fields: fields, structs: structs)
         var byName: [String: Int] = [:]
         var links: [Int: Int] = [:]
         for structure in structs {
@@ -219,6 +222,8 @@ public final class Field: Sendable {
     public let display: DisplayHint
     /// `@display("fmt", args...)`: `{}` placeholders filled by the argument values.
     public let displayFormat: (format: String, arguments: [Program])?
+    /// ``displayFormat``'s text split at each `{}`: the literal pieces its arguments go between.
+    public let displayPieces: [String]
     public let location: SchemaLocation
 
     init(id: Int, name: String, structID: Int, slot: Int, type: FieldType, condition: Program?, constraints: [Program],
@@ -235,6 +240,9 @@ public final class Field: Sendable {
         self.size = size
         self.display = display
         self.displayFormat = displayFormat
+        self.displayPieces = displayFormat.map {
+            $0.format.split(separator: "{}", omittingEmptySubsequences: false).map(String.init)
+        } ?? []
         self.location = location
     }
 

@@ -31,11 +31,12 @@ public struct FieldRowsRenderer {
     /// Appends the rows, the last one without a newline.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
         let layout = Layout(dissection)
+        let paths = PathTable(dissection)
         let style = Style(enabled: options.color)
         let errorNode = dissection.error?.node ?? -1
         var widest = 12
         for index in dissection.nodes.indices {
-            widest = max(widest, ValueWriter.pathLength(dissection, index) + 2 * layout.depths[index])
+            widest = max(widest, paths.length(of: index) + 2 * layout.depths[index])
         }
         let pathWidth = min(40, widest + 2)
         let valueColumn = 8 + Self.bytesWidth + pathWidth
@@ -84,7 +85,7 @@ public struct FieldRowsRenderer {
                 shownBytes = byteRange
             }
             // A layer's summary is a heading: it follows its short path instead of waiting for the value column.
-            let headingIndent = 8 + Self.bytesWidth + ValueWriter.pathLength(dissection, index) + 2
+            let headingIndent = 8 + Self.bytesWidth + paths.length(of: index) + 2
             let isHeading = isLayer && !isError
             let width = isHeading ? max(20, options.width - headingIndent) : valueWidth
             let valueLines: [String] = value.count <= width ? [] : Text.wrap(value.text, width: width)
@@ -122,8 +123,8 @@ public struct FieldRowsRenderer {
                 // Path column, then the value.
                 if line == 0 {
                     sink.spaces(2 * layout.depths[index])
-                    ValueWriter.writePath(dissection, index, into: &sink)
-                    sink.spaces(isHeading ? 2 : max(1, pathWidth - 2 * layout.depths[index] - ValueWriter.pathLength(dissection, index)))
+                    paths.write(index, into: &sink)
+                    sink.spaces(isHeading ? 2 : max(1, pathWidth - 2 * layout.depths[index] - paths.length(of: index)))
                 } else {
                     sink.spaces(isHeading ? headingIndent - 8 - Self.bytesWidth : pathWidth)
                 }

@@ -24,10 +24,11 @@ public struct HexDumpRenderer {
     /// Appends the dump, the last line without a newline.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
         let layout = Layout(dissection)
+        let paths = PathTable(dissection)
         let style = Style(enabled: options.color)
         let bytes = dissection.bytes
         let errorNode = dissection.error?.node ?? -1
-        let pathWidth = min(36, (layout.leaves.map { ValueWriter.pathLength(dissection, $0) }.max() ?? 8) + 2)
+        let pathWidth = min(36, (layout.leaves.map { paths.length(of: $0) }.max() ?? 8) + 2)
         let valueColumn = 6 + 7 + pathWidth
         let valueWidth = max(20, options.width - valueColumn)
         sink.append(style.heading(frame.heading(layout)))
@@ -93,8 +94,8 @@ public struct HexDumpRenderer {
                 } else {
                     sink.spaces(3)
                 }
-                ValueWriter.writePath(dissection, leaf, into: &sink)
-                sink.spaces(pathWidth - ValueWriter.pathLength(dissection, leaf))
+                paths.write(leaf, into: &sink)
+                sink.spaces(pathWidth - paths.length(of: leaf))
                 if value.count <= valueWidth {
                     sink.append(contentsOf: value.bytes)
                 } else {

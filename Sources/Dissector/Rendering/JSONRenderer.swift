@@ -41,9 +41,11 @@ public struct JSONRenderer {
         }
         sink.append("],\"fields\":[" as StaticString)
         var scratch = TextSink(capacity: 256)
+        let paths = PathTable(dissection)
+        let names = dissection.schema.names
         for index in dissection.nodes.indices {
             if index > 0 { sink.append(byte: UInt8(ascii: ",")) }
-            field(index, dissection, layout, &sink, &scratch)
+            field(index, dissection, layout, paths, names, &sink, &scratch)
         }
         sink.append("],\"gaps\":[" as StaticString)
         for (position, gap) in layout.gaps.enumerated() {
@@ -77,21 +79,16 @@ public struct JSONRenderer {
         sink.append(byte: UInt8(ascii: "}"))
     }
 
-    private func field(_ index: Int, _ dissection: Dissection, _ layout: Layout, _ sink: inout TextSink,
-                       _ scratch: inout TextSink) {
+    private func field(_ index: Int, _ dissection: Dissection, _ layout: Layout, _ paths: PathTable, _ names: NameTable,
+                       _ sink: inout TextSink, _ scratch: inout TextSink) {
         let node = dissection.nodes[index]
         let isError = dissection.error?.node == index
         sink.append("{\"path\":\"" as StaticString)
-        ValueWriter.writePath(dissection, index, into: &sink)
+        // Paths and names are identifiers: nothing in them needs escaping.
+        paths.write(index, into: &sink)
         sink.append("\",\"name\":\"" as StaticString)
-        if node.arrayIndex >= 0 {
-            sink.append(byte: UInt8(ascii: "["))
-            sink.appendDecimal(node.arrayIndex)
-            sink.append("]\"" as StaticString)
-        } else {
-            sink.appendJSONString(dissection.name(of: index), quoted: false)
-            sink.append(byte: UInt8(ascii: "\""))
-        }
+        PathTable.appendName(of: node, names, into: &sink)
+        sink.append(byte: UInt8(ascii: "\""))
         sink.append(",\"parent\":" as StaticString)
         sink.appendDecimal(node.parent)
         sink.append(",\"kind\":\"" as StaticString)

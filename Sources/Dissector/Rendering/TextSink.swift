@@ -85,6 +85,15 @@ public struct TextSink {
         storage.append(UnsafeRawBufferPointer(data))
     }
 
+    /// Appends a copy of bytes already in this sink.
+    mutating func appendCopy(_ range: Range<Int>) {
+        guard range.lowerBound >= 0, range.upperBound <= storage.count, !range.isEmpty else { return }
+        // Reserve first: growing moves the buffer the bytes are copied from.
+        storage.reserve(range.count)
+        (storage.base + storage.count).update(from: storage.base + range.lowerBound, count: range.count)
+        storage.count += range.count
+    }
+
     /// Removes spaces at the end of the text (not inside color codes).
     mutating func trimTrailingSpaces() {
         while storage.count > 0, storage.base[storage.count - 1] == UInt8(ascii: " ") { storage.count -= 1 }

@@ -3,58 +3,19 @@ import BinarySchema
 /// Writes paths and values straight into a ``TextSink``: the one place values become text, for
 /// every view and for ``ValueFormatter``.
 enum ValueWriter {
-    /// The node's path, `ip.flags.df`, `tcp.options[2].kind`.
-    static func writePath(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
-        let node = dissection.nodes[index]
-        if case .structure(let structID) = node.kind,
-           let abbreviation = dissection.schema.structs[Int(structID)].protocolAbbreviation {
-            sink.append(abbreviation)
-            return
-        }
-        let parent = Int(node.parent)
-        if parent < 0 {
-            sink.append(dissection.name(of: index))
-            return
-        }
-        writePath(dissection, parent, into: &sink)
-        if node.arrayIndex >= 0 {
-            sink.append(byte: UInt8(ascii: "["))
-            sink.appendDecimal(node.arrayIndex)
-            sink.append(byte: UInt8(ascii: "]"))
-        } else {
-            sink.append(byte: UInt8(ascii: "."))
-            sink.append(dissection.field(of: index)?.name ?? "?")
-        }
-    }
-
-    /// Characters in a node's path, without building it.
-    static func pathLength(_ dissection: Dissection, _ index: Int) -> Int {
-        let node = dissection.nodes[index]
-        if case .structure(let structID) = node.kind,
-           let abbreviation = dissection.schema.structs[Int(structID)].protocolAbbreviation {
-            return abbreviation.utf8.count
-        }
-        let parent = Int(node.parent)
-        if parent < 0 { return dissection.name(of: index).utf8.count }
-        if node.arrayIndex >= 0 { return pathLength(dissection, parent) + 2 + String(node.arrayIndex).utf8.count }
-        return pathLength(dissection, parent) + 1 + (dissection.field(of: index)?.name.utf8.count ?? 1)
-    }
-
     /// The node's text: its `@display` format filled in when it has one, else its value.
     static func writeDisplay(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
-        guard let format = dissection.field(of: index)?.displayFormat?.format,
+        guard let field = dissection.field(of: index), !field.displayPieces.isEmpty,
               let arguments = dissection.displayArguments(of: index) else {
             writeValue(dissection, index, into: &sink)
             return
         }
         var remaining = arguments[...]
-        var first = true
-        for piece in format.split(separator: "{}", omittingEmptySubsequences: false) {
-            if !first {
+        for (position, piece) in field.displayPieces.enumerated() {
+            if position > 0 {
                 if let argument = remaining.popFirst() { sink.appendDecimal(argument) } else { sink.append("{}" as StaticString) }
             }
-            sink.append(String(piece))
-            first = false
+            sink.append(piece)
         }
     }
 
@@ -222,17 +183,20 @@ enum ValueWriter {
 
     /// A struct made only of 1-bit fields, as the names of those set: `[ack,syn]`. False for other structs.
     private static func writeFlags(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) -> Bool {
-        let children = dissection.children(of: index)
-        guard !children.isEmpty else { return false }
-        for child in children {
-            let node = dissection.nodes[child]
-            guard case .integer = node.kind, node.bitWidth == 1 else { return false }
+        let nodes = dissection.nodes
+        let end = min(Int(nodes[index].subtreeEnd), nodes.count)
+        // Flags: a struct whose children are all one-bit integers (so each is a leaf).
+        guard end > index + 1 else { return false }
+        for child in (index + 1)..<end {
+            let node = nodes[child]
+            guard case .integer = node.kind, node.bitWidth == 1, Int(node.parent) == index else { return false }
         }
+        let names = dissection.schema.names
         sink.append(byte: UInt8(ascii: "["))
         var first = true
-        for child in children where dissection.nodes[child].value == .unsigned(1) {
+        for child in (index + 1)..<end where nodes[child].value == .unsigned(1) {
             if !first { sink.append(byte: UInt8(ascii: ",")) }
-            sink.append(dissection.name(of: child))
+            PathTable.appendName(of: nodes[child], names, into: &sink)
             first = false
         }
         sink.append(byte: UInt8(ascii: "]"))

@@ -1,0 +1,68 @@
+/// Every field, struct and protocol name of a schema as UTF-8 in one buffer, so views can copy
+/// a name per field without touching the reference-counted ``Field`` and ``StructType`` objects.
+/// Pointers it returns stay valid as long as the table (and so its schema) is alive.
+public final class NameTable: @unchecked Sendable {
+    // Immutable after init, so safe to share between threads.
+    private let text: UnsafeMutablePointer<UInt8>
+    /// Start and end of each name in `text`: fields, then struct names, then abbreviations
+    /// (start -1 for a struct that is no protocol layer).
+    private let bounds: UnsafeMutablePointer<Int32>
+    private let fieldCount: Int
+    private let structCount: Int
+
+    init(fields: [Field], structs: [StructType]) {
+        var bytes: [UInt8] = []
+        var pairs: [Int32] = []
+        func add(_ name: String?) {
+            guard let name else {
+                pairs += [-1, -1]
+                return
+            }
+            let start = Int32(truncatingIfNeeded: bytes.count)
+            bytes.append(contentsOf: name.utf8)
+            pairs += [start, Int32(truncatingIfNeeded: bytes.count)]
+        }
+        fields.forEach { add($0.name) }
+        structs.forEach { add($0.name) }
+        structs.forEach { add($0.protocolAbbreviation) }
+        fieldCount = fields.count
+        structCount = structs.count
+        text = .allocate(capacity: max(1, bytes.count))
+        text.initialize(from: bytes, count: bytes.count)
+        bounds = .allocate(capacity: max(1, pairs.count))
+        bounds.initialize(from: pairs, count: pairs.count)
+    }
+
+    deinit {
+        text.deallocate()
+        bounds.deallocate()
+    }
+
+    @inline(__always)
+    private func name(_ slot: Int) -> UnsafeBufferPointer<UInt8>? {
+        let start = Int(bounds[2 * slot])
+        guard start >= 0 else { return nil }
+        return UnsafeBufferPointer(start: text + start, count: Int(bounds[2 * slot + 1]) - start)
+    }
+
+    /// The field's name; empty for an ID out of range.
+    @inline(__always)
+    public func fieldName(_ id: Int) -> UnsafeBufferPointer<UInt8> {
+        guard id >= 0, id < fieldCount else { return UnsafeBufferPointer(start: text, count: 0) }
+        return name(id) ?? UnsafeBufferPointer(start: text, count: 0)
+    }
+
+    /// The struct's name; empty for an ID out of range.
+    @inline(__always)
+    public func structName(_ id: Int) -> UnsafeBufferPointer<UInt8> {
+        guard id >= 0, id < structCount else { return UnsafeBufferPointer(start: text, count: 0) }
+        return name(fieldCount + id) ?? UnsafeBufferPointer(start: text, count: 0)
+    }
+
+    /// The struct's `@protocol` abbreviation, or nil when it is not a protocol layer.
+    @inline(__always)
+    public func protocolAbbreviation(_ id: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard id >= 0, id < structCount else { return nil }
+        return name(fieldCount + structCount + id)
+    }
+}

@@ -1,0 +1,56 @@
+import BinarySchema
+
+/// Every node's path (`ip.flags.df`, `tcp.options[2].kind`) built once per frame: nodes are in
+/// pre-order, so each path is its parent's, already built, plus one step.
+struct PathTable {
+    private var text: TextSink
+    private var starts: [Int32]
+    private var ends: [Int32]
+
+    init(_ dissection: Dissection) {
+        let nodes = dissection.nodes
+        let names = dissection.schema.names
+        text = TextSink(capacity: nodes.count * 24)
+        starts = Array(repeating: 0, count: nodes.count)
+        ends = Array(repeating: 0, count: nodes.count)
+        for index in nodes.indices {
+            let node = nodes[index]
+            let start = text.count
+            let parent = Int(node.parent)
+            if case .structure(let structID) = node.kind, let abbreviation = names.protocolAbbreviation(Int(structID)) {
+                // A protocol layer starts a new path.
+                text.append(contentsOf: abbreviation)
+            } else if parent < 0 || parent >= index {
+                Self.appendName(of: node, names, into: &text)
+            } else {
+                text.appendCopy(Int(starts[parent])..<Int(ends[parent]))
+                if node.arrayIndex < 0 { text.append(byte: UInt8(ascii: ".")) }
+                Self.appendName(of: node, names, into: &text)
+            }
+            starts[index] = Int32(truncatingIfNeeded: start)
+            ends[index] = Int32(truncatingIfNeeded: text.count)
+        }
+    }
+
+    /// A node's own name: its field's, `[i]` for an array element, its struct's for the root.
+    static func appendName(of node: FieldNode, _ names: NameTable, into sink: inout TextSink) {
+        if node.arrayIndex >= 0 {
+            sink.append(byte: UInt8(ascii: "["))
+            sink.appendDecimal(node.arrayIndex)
+            sink.append(byte: UInt8(ascii: "]"))
+        } else if node.fieldID >= 0 {
+            sink.append(contentsOf: names.fieldName(Int(node.fieldID)))
+        } else if case .structure(let structID) = node.kind {
+            sink.append(contentsOf: names.structName(Int(structID)))
+        } else {
+            sink.append(byte: UInt8(ascii: "?"))
+        }
+    }
+
+    /// Characters (UTF-8 bytes; names are ASCII identifiers) in the node's path.
+    func length(of index: Int) -> Int { Int(ends[index] - starts[index]) }
+
+    func write(_ index: Int, into sink: inout TextSink) {
+        sink.append(contentsOf: UnsafeBufferPointer(rebasing: text.bytes[Int(starts[index])..<Int(ends[index])]))
+    }
+}
