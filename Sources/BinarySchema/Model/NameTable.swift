@@ -7,6 +7,9 @@ public final class NameTable: @unchecked Sendable {
     /// Start and end of each name in `text`: fields, then struct names, then abbreviations
     /// (start -1 for a struct that is no protocol layer).
     private let bounds: UnsafeMutablePointer<Int32>
+    /// Per field: its display hint, and whether it has a `@display` format.
+    private let fieldDisplay: UnsafeMutablePointer<DisplayHint>
+    private let fieldHasFormat: UnsafeMutablePointer<Bool>
     private let fieldCount: Int
     private let structCount: Int
 
@@ -31,11 +34,17 @@ public final class NameTable: @unchecked Sendable {
         text.initialize(from: bytes, count: bytes.count)
         bounds = .allocate(capacity: max(1, pairs.count))
         bounds.initialize(from: pairs, count: pairs.count)
+        fieldDisplay = .allocate(capacity: max(1, fields.count))
+        fieldDisplay.initialize(from: fields.map(\.display), count: fields.count)
+        fieldHasFormat = .allocate(capacity: max(1, fields.count))
+        fieldHasFormat.initialize(from: fields.map { !$0.displayPieces.isEmpty }, count: fields.count)
     }
 
     deinit {
         text.deallocate()
         bounds.deallocate()
+        fieldDisplay.deallocate()
+        fieldHasFormat.deallocate()
     }
 
     @inline(__always)
@@ -64,5 +73,26 @@ public final class NameTable: @unchecked Sendable {
     public func protocolAbbreviation(_ id: Int) -> UnsafeBufferPointer<UInt8>? {
         guard id >= 0, id < structCount else { return nil }
         return name(fieldCount + structCount + id)
+    }
+
+    /// The field's `@hex`/`@mac`/… display hint; `.automatic` for an ID out of range.
+    @inline(__always)
+    public func display(ofField id: Int) -> DisplayHint {
+        guard id >= 0, id < fieldCount else { return .automatic }
+        return fieldDisplay[id]
+    }
+
+    /// Whether the field has a `@display("…{}…", …)` format.
+    @inline(__always)
+    public func hasDisplayFormat(field id: Int) -> Bool {
+        id >= 0 && id < fieldCount && fieldHasFormat[id]
+    }
+
+    /// Whether the field is named `name`.
+    @inline(__always)
+    public func field(_ id: Int, isNamed name: String) -> Bool {
+        let stored = fieldName(id)
+        var name = name
+        return name.withUTF8 { $0.count == stored.count && $0.elementsEqual(stored) }
     }
 }

@@ -41,7 +41,7 @@ public struct FieldRowsRenderer {
         let pathWidth = min(40, widest + 2)
         let valueColumn = 8 + Self.bytesWidth + pathWidth
         let valueWidth = max(20, options.width - valueColumn)
-        sink.append(style.heading(frame.heading(layout)))
+        frame.writeHeading(layout, style: style, into: &sink)
         sink.append("\noffset  bytes" as StaticString)
         sink.spaces(Self.bytesWidth - 5)
         sink.append("field" as StaticString)

@@ -31,7 +31,7 @@ public struct HexDumpRenderer {
         let pathWidth = min(36, (layout.leaves.map { paths.length(of: $0) }.max() ?? 8) + 2)
         let valueColumn = 6 + 7 + pathWidth
         let valueWidth = max(20, options.width - valueColumn)
-        sink.append(style.heading(frame.heading(layout)))
+        frame.writeHeading(layout, style: style, into: &sink)
         var leaves = layout.leaves[...]
         var gaps = layout.gaps[...]
         var value = TextSink(capacity: 128)

@@ -101,11 +101,6 @@ struct Layout {
         return nil
     }
 
-    /// `Ethernet › IPv4 › TCP`.
-    var layerNames: String {
-        layers.compactMap { dissection.structType(of: $0)?.name }.joined(separator: " › ")
-    }
-
     /// Bytes of a protocol layer's own header: up to the next layer inside it, or all of it.
     func headerLength(of layer: Int) -> Int {
         let node = dissection.nodes[layer]
@@ -154,7 +149,7 @@ struct Layout {
 
     /// The node at a path (`flags.rcode`, `questions[0].name`) below `root`.
     func find(_ path: [SummarySegment.Step], below root: Int) -> Int? {
-        let fields = dissection.schema.fields
+        let names = dissection.schema.names
         var current = root
         for step in path {
             let found: Int?
@@ -164,7 +159,7 @@ struct Layout {
             case .field(let name):
                 found = child(of: current) { node, _ in
                     let fieldID = Int(dissection.nodes[node].fieldID)
-                    return fieldID >= 0 && fields[fieldID].name == name
+                    return names.field(fieldID, isNamed: name)
                 }
             }
             guard let found else { return nil }
@@ -204,23 +199,33 @@ public struct FrameInfo: Sendable {
         self.originalLength = originalLength
     }
 
-    func heading(_ layout: Layout) -> String {
-        var parts: [String] = []
-        parts.append(number.map { "\(label) \($0)" } ?? label)
+    /// `frame 3 · 2026-11-21T06:01:48.740443000Z · 74 bytes · Ethernet › IPv4 › TCP`, bold when styled.
+    func writeHeading(_ layout: Layout, style: Style, into sink: inout TextSink) {
+        if style.enabled { sink.append("\u{1B}[1m" as StaticString) }
+        sink.append(label)
+        if let number {
+            sink.append(byte: UInt8(ascii: " "))
+            sink.appendDecimal(number)
+        }
         if let time {
-            var text = TextSink(capacity: 32)
-            text.appendISO8601(time)
-            parts.append(text.text)
+            sink.append(" · " as StaticString)
+            sink.appendISO8601(time)
         }
+        sink.append(" · " as StaticString)
         let captured = layout.dissection.bytes.count
+        sink.appendDecimal(captured)
         if let originalLength, originalLength != captured {
-            parts.append("\(captured) of \(originalLength) bytes")
-        } else {
-            parts.append("\(captured) bytes")
+            sink.append(" of " as StaticString)
+            sink.appendDecimal(originalLength)
         }
-        let layers = layout.layerNames
-        if !layers.isEmpty { parts.append(layers) }
-        return parts.joined(separator: " · ")
+        sink.append(" bytes" as StaticString)
+        let names = layout.dissection.schema.names
+        for (position, layer) in layout.layers.enumerated() {
+            guard case .structure(let structID) = layout.dissection.nodes[layer].kind else { continue }
+            sink.append(position == 0 ? " · " as StaticString : " › ")
+            sink.append(contentsOf: names.structName(Int(structID)))
+        }
+        if style.enabled { sink.append("\u{1B}[0m" as StaticString) }
     }
 }
 

@@ -25,7 +25,7 @@ public struct TreeRenderer {
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
         let layout = Layout(dissection)
         let style = Style(enabled: options.color)
-        sink.append(style.heading(frame.heading(layout)))
+        frame.writeHeading(layout, style: style, into: &sink)
         var line = TextSink(capacity: 256)
         for index in dissection.nodes.indices {
             let node = dissection.nodes[index]

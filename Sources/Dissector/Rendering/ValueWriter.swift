@@ -5,7 +5,8 @@ import BinarySchema
 enum ValueWriter {
     /// The node's text: its `@display` format filled in when it has one, else its value.
     static func writeDisplay(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
-        guard let field = dissection.field(of: index), !field.displayPieces.isEmpty,
+        guard dissection.schema.names.hasDisplayFormat(field: Int(dissection.nodes[index].fieldID)),
+              let field = dissection.field(of: index),
               let arguments = dissection.displayArguments(of: index) else {
             writeValue(dissection, index, into: &sink)
             return
@@ -22,7 +23,7 @@ enum ValueWriter {
     /// The node's value as its display hint shows it.
     static func writeValue(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
         let node = dissection.nodes[index]
-        let fieldHint = dissection.field(of: index)?.display ?? .automatic
+        let fieldHint = dissection.schema.names.display(ofField: Int(node.fieldID))
         let hint = fieldHint == .automatic ? node.impliedDisplay : fieldHint
         switch node.kind {
         case .structure:
