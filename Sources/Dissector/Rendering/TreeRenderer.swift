@@ -25,6 +25,7 @@ public struct TreeRenderer {
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
         let layout = Layout(dissection)
         let style = Style(enabled: options.color)
+        let names = dissection.schema.names
         frame.writeHeading(layout, style: style, into: &sink)
         var line = TextSink(capacity: 256)
         for index in dissection.nodes.indices {
@@ -71,13 +72,7 @@ public struct TreeRenderer {
             if isLeaf, ValueWriter.writeBitPattern(dissection, index, into: &line) {
                 line.append(" = " as StaticString)
             }
-            if node.arrayIndex >= 0 {
-                line.append(byte: UInt8(ascii: "["))
-                line.appendDecimal(node.arrayIndex)
-                line.append(byte: UInt8(ascii: "]"))
-            } else {
-                line.append(dissection.field(of: index)?.name ?? "")
-            }
+            PathTable.appendName(of: node, names, into: &line)
             line.append(": " as StaticString)
             ValueWriter.writeDisplay(dissection, index, into: &line)
             if !isLeaf, case .structure = node.kind {
