@@ -3,7 +3,7 @@ SWIFT ?= swift
 DISSECT = .build/debug/dissect
 SAMPLE = Corpus/captures/tcp.pcap
 
-.PHONY: setup build demo test bench check-schemas clean
+.PHONY: setup build demo test bench bench-capture check-schemas clean
 
 setup: ## Install libpcap-dev and pkg-config if missing
 	@scripts/install-deps.sh
@@ -27,6 +27,11 @@ bench: setup ## Benchmarks (release build): the interpreter and the Codable deco
 	.build/release/dissect-bench
 	.build/release/dissect-bench codable
 	.build/release/dissect-bench views
+
+bench-capture: setup ## Capture benchmark (release build): 1M generated frames through libpcap, tcpdump, tshark and every view
+	$(SWIFT) build -c release --product dissect
+	$(SWIFT) build -c release --product dissect-bench
+	scripts/bench-capture.py --frames $(or $(FRAMES),1000000)
 
 clean:
 	rm -rf .build
