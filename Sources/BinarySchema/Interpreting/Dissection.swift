@@ -282,6 +282,15 @@ public struct Dissection {
         return result
     }
 
+    /// The node of the field in `slot` (``Field/slot``) of the struct at node `index`, or nil
+    /// when that field was not read (absent, or after an error).
+    public func fieldNode(ofStruct index: Int, slot: Int) -> Int? {
+        guard index >= 0, index < nodes.count, case .structure = nodes[index].kind,
+              let frame = state.frame(nodes[index].frame), let node = state.slotNode(frame, Int32(truncatingIfNeeded: slot))
+        else { return nil }
+        return Int(node)
+    }
+
     /// The schema field a node was read for, or nil for the root.
     public func field(of index: Int) -> Field? {
         let id = Int(nodes[index].fieldID)

@@ -72,7 +72,13 @@ public final class StructType: Sendable {
         self.linkTypes = linkTypes
         self.isOffsetBase = isOffsetBase
         self.summaryFormat = summaryFormat
-        self.summarySegments = summaryFormat.map(SummarySegment.parse) ?? []
+        self.summarySegments = (summaryFormat.map(SummarySegment.parse) ?? []).map { segment in
+            var resolved = segment
+            if case .field(let name)? = segment.path.first, let field = fields.first(where: { $0.name == name }) {
+                resolved.firstSlot = field.slot
+            }
+            return resolved
+        }
         self.fields = fields
         self.fieldIDs = fields.map(\.id)
         self.location = location
@@ -91,6 +97,9 @@ public struct SummarySegment: Sendable {
     public let path: [Step]
     /// `{#payload}`: the field's length in bytes rather than its value.
     public let lengthOnly: Bool
+    /// The slot, in the summarized struct, of the field the path starts at (-1 if none):
+    /// resolved once at load so views find it without searching by name.
+    public internal(set) var firstSlot = -1
 
     static func parse(_ format: String) -> [SummarySegment] {
         var segments: [SummarySegment] = []

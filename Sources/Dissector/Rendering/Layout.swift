@@ -135,7 +135,7 @@ struct Layout {
         for segment in structure.summarySegments {
             sink.append(segment.literal)
             guard !segment.path.isEmpty else { continue }
-            if let node = find(segment.path, below: layer), node != dissection.error?.node {
+            if let node = find(segment, below: layer), node != dissection.error?.node {
                 if segment.lengthOnly {
                     sink.appendDecimal(dissection.nodes[node].byteLength)
                 } else {
@@ -147,8 +147,15 @@ struct Layout {
         }
     }
 
+    /// The node a summary placeholder names below `layer`: its first step by slot, the rest by name.
+    func find(_ segment: SummarySegment, below layer: Int) -> Int? {
+        guard segment.firstSlot >= 0 else { return find(segment.path[...], below: layer) }
+        guard let first = dissection.fieldNode(ofStruct: layer, slot: segment.firstSlot) else { return nil }
+        return find(segment.path.dropFirst(), below: first)
+    }
+
     /// The node at a path (`flags.rcode`, `questions[0].name`) below `root`.
-    func find(_ path: [SummarySegment.Step], below root: Int) -> Int? {
+    func find(_ path: ArraySlice<SummarySegment.Step>, below root: Int) -> Int? {
         let names = dissection.schema.names
         var current = root
         for step in path {
