@@ -85,6 +85,14 @@ public struct TextSink {
         storage.append(UnsafeRawBufferPointer(data))
     }
 
+    /// Makes room for `count` more bytes, lets `fill` write exactly that many past the end, then keeps them.
+    @inline(__always)
+    mutating func withUnreservedBytes(_ count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+        storage.reserve(count)
+        fill(storage.base + storage.count)
+        storage.count += count
+    }
+
     /// Appends a copy of bytes already in this sink.
     mutating func appendCopy(_ range: Range<Int>) {
         guard range.lowerBound >= 0, range.upperBound <= storage.count, !range.isEmpty else { return }
@@ -152,13 +160,19 @@ public struct TextSink {
         }
     }
 
-    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// The hex digit for a nibble; arithmetic rather than a table, which as a global would be
+    /// guarded by a once-check on every use.
+    @inline(__always)
+    static func hexDigit<T: BinaryInteger>(_ nibble: T) -> UInt8 {
+        let value = UInt8(truncatingIfNeeded: nibble) & 0xF
+        return value < 10 ? value + 0x30 : value + 0x57
+    }
 
     @inline(__always)
     mutating func appendHex(byte: UInt8) {
         storage.reserve(2)
-        storage.base[storage.count] = Self.hexDigits[Int(byte >> 4)]
-        storage.base[storage.count + 1] = Self.hexDigits[Int(byte & 0xF)]
+        storage.base[storage.count] = Self.hexDigit(byte >> 4)
+        storage.base[storage.count + 1] = Self.hexDigit(byte)
         storage.count += 2
     }
 
@@ -167,17 +181,27 @@ public struct TextSink {
         var digits = 4
         while digits < 16, offset >> (digits * 4) != 0 { digits += 1 }
         for position in stride(from: digits - 1, through: 0, by: -1) {
-            storage.append(Self.hexDigits[(offset >> (position * 4)) & 0xF])
+            storage.append(Self.hexDigit(offset >> (position * 4)))
         }
     }
 
-    mutating func appendHex<Bytes: Sequence>(_ data: Bytes, separator: UInt8? = nil) where Bytes.Element == UInt8 {
+    mutating func appendHex<Bytes: Collection>(_ data: Bytes, separator: UInt8? = nil) where Bytes.Element == UInt8 {
+        guard !data.isEmpty else { return }
+        let perByte = separator == nil ? 2 : 3
+        storage.reserve(data.count * perByte)
+        var output = storage.base + storage.count
         var first = true
         for byte in data {
-            if let separator, !first { storage.append(separator) }
-            appendHex(byte: byte)
+            if let separator, !first {
+                output.pointee = separator
+                output += 1
+            }
+            output[0] = Self.hexDigit(byte >> 4)
+            output[1] = Self.hexDigit(byte)
+            output += 2
             first = false
         }
+        storage.count = output - storage.base
     }
 
     /// A JSON string literal (without its quotes when `quoted` is false).

@@ -86,7 +86,7 @@ enum ValueWriter {
         case .hex:
             sink.append("0x" as StaticString)
             for position in stride(from: (width + 3) / 4 - 1, through: 0, by: -1) {
-                sink.append(byte: TextSink.hexDigits[Int((masked >> UInt64(position * 4)) & 0xF)])
+                sink.append(byte: TextSink.hexDigit(masked >> UInt64(position * 4)))
             }
         case .binary:
             sink.append("0b" as StaticString)
@@ -213,16 +213,28 @@ enum ValueWriter {
         let firstByte = node.bitStart >> 3
         let lastByte = (node.bitEnd - 1) >> 3
         guard lastByte >= firstByte, lastByte < dissection.bytes.count else { return false }
-        for byteIndex in firstByte...lastByte {
-            if byteIndex > firstByte { sink.append(byte: UInt8(ascii: " ")) }
-            let byte = dissection.bytes[byteIndex]
-            for bit in 0..<8 {
-                if bit == 4 { sink.append(byte: UInt8(ascii: " ")) }
-                let position = byteIndex * 8 + bit
-                if position >= node.bitStart, position < node.bitEnd {
-                    sink.append(byte: (byte >> UInt8(7 - bit)) & 1 == 1 ? UInt8(ascii: "1") : UInt8(ascii: "0"))
-                } else {
-                    sink.append(byte: UInt8(ascii: "."))
+        // Each byte is 8 bits and a space in the middle, bytes separated by a space.
+        let count = (lastByte - firstByte + 1) * 10 - 1
+        sink.withUnreservedBytes(count) { output in
+            var position = 0
+            for byteIndex in firstByte...lastByte {
+                if byteIndex > firstByte {
+                    output[position] = UInt8(ascii: " ")
+                    position += 1
+                }
+                let byte = dissection.bytes[byteIndex]
+                for bit in 0..<8 {
+                    if bit == 4 {
+                        output[position] = UInt8(ascii: " ")
+                        position += 1
+                    }
+                    let absolute = byteIndex * 8 + bit
+                    if absolute >= node.bitStart, absolute < node.bitEnd {
+                        output[position] = (byte >> UInt8(7 - bit)) & 1 == 1 ? UInt8(ascii: "1") : UInt8(ascii: "0")
+                    } else {
+                        output[position] = UInt8(ascii: ".")
+                    }
+                    position += 1
                 }
             }
         }
