@@ -88,7 +88,7 @@ public struct FieldRowsRenderer {
             let headingIndent = 8 + Self.bytesWidth + paths.length(of: index) + 2
             let isHeading = isLayer && !isError
             let width = isHeading ? max(20, options.width - headingIndent) : valueWidth
-            let valueLines: [String] = value.count <= width ? [] : Text.wrap(value.text, width: width)
+            let valueLines: [Range<Int>] = value.count <= width ? [] : Text.wrap(value.bytes, width: width)
             let lineCount = max(1, rows.count + (more > 0 ? 1 : 0), valueLines.count)
             for line in 0..<lineCount {
                 sink.append(byte: UInt8(ascii: "\n"))
@@ -132,7 +132,7 @@ public struct FieldRowsRenderer {
                 if valueLines.isEmpty {
                     if line == 0 { sink.append(contentsOf: value.bytes) }
                 } else if line < valueLines.count {
-                    sink.append(valueLines[line])
+                    sink.append(contentsOf: UnsafeBufferPointer(rebasing: value.bytes[valueLines[line]]))
                 }
                 end(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, into: &sink)
                 sink.trimTrailingSpaces()

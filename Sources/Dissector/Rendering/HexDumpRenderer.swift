@@ -99,12 +99,12 @@ public struct HexDumpRenderer {
                 if value.count <= valueWidth {
                     sink.append(contentsOf: value.bytes)
                 } else {
-                    for (position, part) in Text.wrap(value.text, width: valueWidth).enumerated() {
+                    for (position, part) in Text.wrap(value.bytes, width: valueWidth).enumerated() {
                         if position > 0 {
                             sink.append(byte: UInt8(ascii: "\n"))
                             sink.spaces(valueColumn)
                         }
-                        sink.append(part)
+                        sink.append(contentsOf: UnsafeBufferPointer(rebasing: value.bytes[part]))
                     }
                 }
                 if style.enabled { style.end(into: &sink) }

@@ -283,18 +283,40 @@ enum Text {
     }
 
     /// Splits `text` into lines of at most `width` characters, at spaces where it can.
-    static func wrap(_ text: String, width: Int) -> [String] {
-        guard text.count > width, width > 8 else { return [text] }
-        var lines: [String] = []
-        var rest = Substring(text)
-        while rest.count > width {
-            let window = rest.prefix(width)
-            let cut = window.lastIndex(of: " ").map { rest.distance(from: rest.startIndex, to: $0) } ?? width
-            let split = cut > width / 3 ? cut : width
-            lines.append(String(rest.prefix(split)))
-            rest = rest.dropFirst(split).drop { $0 == " " }
+    /// `text` (UTF-8) cut into lines of at most `width` characters, as byte ranges: at the last
+    /// space of a line when that is past its first third, else at the width; the spaces at a
+    /// cut are dropped. Characters are counted as code points, which is what the columns use.
+    static func wrap(_ text: UnsafeBufferPointer<UInt8>, width: Int) -> [Range<Int>] {
+        @inline(__always) func startsCharacter(_ byte: UInt8) -> Bool { byte & 0xC0 != 0x80 }
+        var remaining = 0
+        for byte in text where startsCharacter(byte) { remaining += 1 }
+        guard remaining > width, width > 8 else { return [0..<text.count] }
+        var lines: [Range<Int>] = []
+        var start = 0
+        while remaining > width {
+            // Walk `width` characters, remembering the last space.
+            var position = start
+            var characters = 0
+            var lastSpace: (byte: Int, characters: Int)?
+            while position < text.count {
+                if startsCharacter(text[position]) {
+                    if characters == width { break }
+                    if text[position] == UInt8(ascii: " ") { lastSpace = (position, characters) }
+                    characters += 1
+                }
+                position += 1
+            }
+            var cut = (byte: position, characters: width)
+            if let lastSpace, lastSpace.characters > width / 3 { cut = lastSpace }
+            lines.append(start..<cut.byte)
+            remaining -= cut.characters
+            start = cut.byte
+            while start < text.count, text[start] == UInt8(ascii: " ") {
+                start += 1
+                remaining -= 1
+            }
         }
-        if !rest.isEmpty { lines.append(String(rest)) }
+        if start < text.count { lines.append(start..<text.count) }
         return lines
     }
 }

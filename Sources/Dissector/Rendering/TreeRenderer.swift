@@ -116,11 +116,15 @@ public struct TreeRenderer {
             sink.append(contentsOf: line.bytes)
             return
         }
-        let parts = Text.wrap(line.text, width: width)
-        for (position, part) in parts.enumerated() {
+        for (position, part) in Text.wrap(line.bytes, width: width).enumerated() {
             if position > 0 { sink.append(byte: UInt8(ascii: "\n")) }
             sink.spaces(prefix + (position == 0 ? 0 : 4))
-            sink.append(style.map { $0(part) } ?? part)
+            let text = UnsafeBufferPointer(rebasing: line.bytes[part])
+            if let style, options.color {
+                sink.append(style(String(decoding: text, as: UTF8.self)))
+            } else {
+                sink.append(contentsOf: text)
+            }
         }
     }
 }
