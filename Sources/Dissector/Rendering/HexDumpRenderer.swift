@@ -41,6 +41,12 @@ public struct HexDumpRenderer {
             sink.append(byte: UInt8(ascii: "\n"))
             sink.appendOffset(lineStart)
             sink.spaces(2)
+            if !style.enabled {
+                writePlainLine(bytes[lineStart..<lineEnd], into: &sink)
+                writeAnnotations()
+                lineStart += 16
+                continue
+            }
             // The hex column, then the ASCII column, each byte in its owner's color.
             for pass in 0..<2 {
                 if pass == 1 { sink.append(" |" as StaticString) }
@@ -70,7 +76,13 @@ public struct HexDumpRenderer {
                 }
             }
             sink.append(byte: UInt8(ascii: "|"))
-            // What starts on this line: fields, then runs of bytes no field claims.
+            writeAnnotations()
+            lineStart += 16
+        } while lineStart < bytes.count
+
+        /// What starts on the current line: fields, then runs of bytes no field claims.
+        func writeAnnotations() {
+            let lineEnd = min(lineStart + 16, bytes.count)
             while let leaf = leaves.first, dissection.nodes[leaf].byteOffset < max(lineEnd, lineStart + 1) {
                 leaves = leaves.dropFirst()
                 let node = dissection.nodes[leaf]
@@ -122,8 +134,28 @@ public struct HexDumpRenderer {
                 sink.append(gap.unparsed ? " after the error" as StaticString : " no field claims")
                 if style.enabled { style.end(into: &sink) }
             }
-            lineStart += 16
-        } while lineStart < bytes.count
+        }
+    }
+
+    /// `45 00 00 3c 74 38 40 00  40 06 c8 81 7f 00 00 01  |E..<t8@.@.......|` without color:
+    /// 16 bytes (fewer on the last line) written straight into the buffer.
+    private func writePlainLine(_ line: ArraySlice<UInt8>, into sink: inout TextSink) {
+        // 16 hex columns of 3, the gap of 1 after the eighth, " |", 16 characters, "|".
+        sink.withUnreservedBytes(16 * 3 + 1 + 2 + line.count + 1) { output in
+            var hex = 0
+            var text = 16 * 3 + 1 + 2
+            output.update(repeating: UInt8(ascii: " "), count: text)
+            output[text - 1] = UInt8(ascii: "|")
+            for (position, byte) in line.enumerated() {
+                if position == 8 { hex += 1 }
+                output[hex] = TextSink.hexDigit(byte >> 4)
+                output[hex + 1] = TextSink.hexDigit(byte)
+                hex += 3
+                output[text] = byte >= 0x20 && byte < 0x7F ? byte : UInt8(ascii: ".")
+                text += 1
+            }
+            output[text] = UInt8(ascii: "|")
+        }
     }
 
 }
