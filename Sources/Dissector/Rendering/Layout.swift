@@ -25,20 +25,39 @@ struct Layout {
     /// Nesting of each node below its protocol struct (0 for the protocol node itself).
     let depths: [Int]
 
-    init(_ dissection: Dissection) {
+    /// `layersOnly` finds just the layers (for one-line summaries), leaving the per-node and
+    /// per-byte tables empty.
+    init(_ dissection: Dissection, layersOnly: Bool = false) {
         self.dissection = dissection
         let nodes = dissection.nodes
+        let names = dissection.schema.names
+        var layers: [Int] = []
+        if layersOnly {
+            for index in nodes.indices {
+                if case .structure(let structID) = nodes[index].kind, names.protocolAbbreviation(Int(structID)) != nil {
+                    layers.append(index)
+                }
+            }
+            self.layers = layers
+            leaves = []
+            leafOrdinals = []
+            isLayer = []
+            owners = []
+            gaps = []
+            depths = []
+            return
+        }
         let errorNode = dissection.error?.node
         var leaves: [Int] = []
-        var layers: [Int] = []
         var leafOrdinals = Array(repeating: -1, count: nodes.count)
         var isLayer = Array(repeating: false, count: nodes.count)
         var depths = Array(repeating: 0, count: nodes.count)
         var owners = Array(repeating: -1, count: dissection.bytes.count)
         for index in nodes.indices {
             let node = nodes[index]
-            let isProtocol = dissection.structType(of: index)?.protocolAbbreviation != nil
-            if isProtocol {
+            var isProtocol = false
+            if case .structure(let structID) = node.kind, names.protocolAbbreviation(Int(structID)) != nil {
+                isProtocol = true
                 layers.append(index)
                 isLayer[index] = true
             }

@@ -18,7 +18,7 @@ public struct SummaryRenderer {
 
     /// Appends the line, without a newline.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
-        let layout = Layout(dissection)
+        let layout = Layout(dissection, layersOnly: true)
         let style = Style(enabled: options.color)
         if let number = frame.number {
             sink.appendDecimal(number)
