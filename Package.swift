@@ -4,6 +4,11 @@ import PackageDescription
 /// Release builds inline across module boundaries: views call the interpreter's node accessors
 /// and name table for every field, and without this each is an opaque call (measured: about
 /// 10% of a tree rendering).
+/// One libFuzzer executable each (Fuzz/<name>/main.swift); see FuzzTarget in Sources/FuzzTargets.
+enum FuzzTargetName: String, CaseIterable {
+    case dissector, schema, codable, roundtrip, pcap
+}
+
 let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
@@ -41,15 +46,22 @@ let package = Package(
         // Side-by-side benchmark: the interpreter against a hand-written parser.
         .executableTarget(
             name: "dissect-bench",
-            dependencies: ["BinarySchema", "BinaryIO", "BinaryCoding", "Dissector", "CPcap"],
+            dependencies: ["BinarySchema", "BinaryIO", "BinaryCoding", "Dissector", "CPcap", "FuzzTargets"],
             path: "Benchmarks/dissect-bench"
         ),
+        // Fuzz targets: the logic (invariants included) in a library that tests replay; one
+        // libFuzzer executable per target, built with `swift build --sanitize=fuzzer`.
+        .target(name: "FuzzTargets", dependencies: ["BinarySchema", "Dissector", "BinaryCoding", "PacketCapture"]),
+    ] + FuzzTargetName.allCases.map { name in
+        .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzTargets"], path: "Fuzz/\(name)")
+    } + [
         .testTarget(name: "BinaryIOTests", dependencies: ["BinaryIO"]),
         .testTarget(name: "BinarySchemaTests", dependencies: ["BinarySchema", "Dissector", "PacketCapture"]),
         .testTarget(name: "BinaryCodingTests", dependencies: ["BinaryCoding"]),
         .testTarget(name: "DissectorTests", dependencies: ["Dissector", "BinarySchema"], exclude: ["Golden"]),
         .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture"]),
         .testTarget(name: "DissectTests", dependencies: ["dissect"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
     ],
     swiftLanguageModes: [.v6]
 )

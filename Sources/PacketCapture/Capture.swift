@@ -53,6 +53,9 @@ public final class Capture {
         pcap_datalink_val_to_name(Int32(linkType)).map { String(cString: $0) } ?? "DLT \(linkType)"
     }
 
+    /// The bytes an in-memory capture reads, freed after the handle is closed.
+    private var memory: UnsafeMutableRawPointer?
+
     private init(handle: OpaquePointer, source: String, nanosecondPrecision: Bool) {
         self.handle = handle
         self.source = source
@@ -63,6 +66,7 @@ public final class Capture {
     deinit {
         if interruptedCapture == handle { interruptedCapture = nil }
         pcap_close(handle)
+        memory?.deallocate()
     }
 
     /// Opens a pcap or pcapng file; `-` reads standard input. Timestamps keep nanoseconds.
@@ -72,6 +76,29 @@ public final class Capture {
             throw PcapError(kind: .openFile, message: Self.text(errorBuffer), subject: path)
         }
         return Capture(handle: handle, source: path, nanosecondPrecision: true)
+    }
+
+    /// Reads a pcap or pcapng file held in memory (for tests and fuzzing); the bytes are copied.
+    public static func open(bytes: [UInt8]) throws(PcapError) -> Capture {
+        guard !bytes.isEmpty else { throw PcapError(kind: .openFile, message: "empty capture", subject: "<memory>") }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(1, bytes.count), alignment: 8)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { memory.copyMemory(from: base, byteCount: source.count) }
+        }
+        guard let file = fmemopen(memory, bytes.count, "rb") else {
+            memory.deallocate()
+            throw PcapError(kind: .openFile, message: "cannot read \(bytes.count) bytes from memory", subject: "<memory>")
+        }
+        var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
+        // On success the handle owns the FILE and closes it; on failure libpcap leaves it open.
+        guard let handle = pcap_fopen_offline_with_tstamp_precision(file, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer) else {
+            fclose(file)
+            memory.deallocate()
+            throw PcapError(kind: .openFile, message: text(errorBuffer), subject: "<memory>")
+        }
+        let capture = Capture(handle: handle, source: "<memory>", nanosecondPrecision: true)
+        capture.memory = memory
+        return capture
     }
 
     /// Settings of a live capture.

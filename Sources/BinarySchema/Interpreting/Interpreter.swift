@@ -73,7 +73,23 @@ public struct Interpreter {
             _ = try parseStruct(Int32(root), fieldID: -1, parent: -1, arrayIndex: -1)
             return nil
         } catch {
+            if let failing = pendingError?.node { extendAncestors(over: failing) }
             return pendingError
+        }
+    }
+
+    /// The failing node spans the bytes its field could see, past where the cursor stopped
+    /// and its enclosing structs closed: each of them is widened to contain it.
+    private func extendAncestors(over node: Int) {
+        guard node >= 0, node < state.nodeCount else { return }
+        var child = node
+        var parent = Int(state.nodes[child].parent)
+        while parent >= 0, parent < child {
+            if state.nodes[parent].bitEnd < state.nodes[child].bitEnd {
+                state.nodes[parent].bitEnd = state.nodes[child].bitEnd
+            }
+            child = parent
+            parent = Int(state.nodes[child].parent)
         }
     }
 

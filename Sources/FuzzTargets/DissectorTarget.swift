@@ -1,0 +1,74 @@
+import BinarySchema
+import Dissector
+import Foundation
+
+/// Frame bytes from every link-layer root, every view rendered, spans and errors checked.
+enum DissectorTarget {
+    static let roots = ["Ethernet", "SLL", "SLL2", "RawIP", "Null", "Loop", "IPv4", "IPv6"]
+
+    static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
+        let schema = BundledSchema.schema
+        var walker = Interpreter(schema: schema)
+        for name in roots {
+            guard let root = schema.structType(named: name) else { throw InvariantViolation("no bundled struct \(name)") }
+            let dissection = walker.dissect(bytes, root: root)
+            try DissectionInvariants.check(dissection, root: name)
+            try renderEveryView(dissection, root: name)
+        }
+    }
+
+    static func renderEveryView(_ dissection: Dissection, root: String) throws(InvariantViolation) {
+        let options = RenderOptions(color: false, width: 80)
+        for view in View.allCases {
+            let text = view.render(dissection, frame: FrameInfo(number: 1, time: CaptureTime(seconds: 0, nanoseconds: 0)),
+                                   options: options)
+            try require(!text.isEmpty, "\(root): the \(view.rawValue) view is empty")
+            if view == .json {
+                let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8))
+                try require(parsed is [String: Any], "\(root): the json view does not parse: \(text.prefix(200))")
+            }
+        }
+    }
+}
+
+/// What every dissection must satisfy, whatever the bytes.
+enum DissectionInvariants {
+    static func check(_ dissection: Dissection, root: String) throws(InvariantViolation) {
+        let nodes = dissection.nodes
+        let bits = dissection.bytes.count * 8
+        try require(!nodes.isEmpty, "\(root): no root node")
+        for index in nodes.indices {
+            let node = nodes[index]
+            try require(node.bitStart >= 0 && node.bitStart <= node.bitEnd && node.bitEnd <= bits,
+                        "\(root): node \(index) spans bits \(node.bitStart)..<\(node.bitEnd) of \(bits)")
+            let parent = Int(node.parent)
+            if index == 0 {
+                try require(parent < 0, "\(root): the root has a parent")
+                continue
+            }
+            try require(parent >= 0 && parent < index, "\(root): node \(index) has parent \(parent)")
+            let outer = nodes[parent]
+            try require(outer.bitStart <= node.bitStart && node.bitEnd <= outer.bitEnd,
+                        "\(root): node \(index) (\(dissection.path(of: index))) bits \(node.bitStart)..<\(node.bitEnd) outside its parent's \(outer.bitStart)..<\(outer.bitEnd)")
+            try require(Int(node.subtreeEnd) > index && Int(node.subtreeEnd) <= Int(outer.subtreeEnd),
+                        "\(root): node \(index) subtree ends at \(node.subtreeEnd), its parent's at \(outer.subtreeEnd)")
+        }
+        if let error = dissection.error {
+            try require(error.offset >= 0 && error.offset <= dissection.bytes.count,
+                        "\(root): error offset \(error.offset) outside \(dissection.bytes.count) bytes: \(error)")
+            try require(error.node >= 0 && error.node < nodes.count, "\(root): error node \(error.node) of \(nodes.count)")
+            try require(!error.description.isEmpty && !error.path.isEmpty, "\(root): an error without a message or path")
+        }
+    }
+}
+
+/// The bundled schemas, loaded once per process.
+enum BundledSchema {
+    static let schema: Schema = {
+        do {
+            return try SchemaLoader.loadBundled()
+        } catch {
+            fatalError("the bundled schemas do not load: \(error)")
+        }
+    }()
+}

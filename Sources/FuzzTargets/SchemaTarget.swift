@@ -1,0 +1,30 @@
+import BinarySchema
+import Dissector
+
+/// Schema text: the front end gives a schema or located errors, nothing else; a schema that
+/// checks is then walked over the text's own bytes from each of its first structs.
+enum SchemaTarget {
+    static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        let schema: Schema
+        do {
+            schema = try SchemaLoader.load(text: text, path: "fuzz.schema")
+        } catch {
+            try require(!error.diagnostics.isEmpty, "a failed load without diagnostics")
+            for diagnostic in error.diagnostics {
+                let location = diagnostic.location
+                try require(location.line >= 1 && location.line <= lineCount + 1 && location.column >= 1,
+                            "diagnostic at \(location) outside the \(lineCount)-line text: \(diagnostic.message)")
+                try require(!diagnostic.message.isEmpty, "a diagnostic without a message at \(location)")
+            }
+            return
+        }
+        var interpreter = Interpreter(schema: schema)
+        for root in schema.structs.prefix(3) {
+            let dissection = interpreter.dissect(bytes, root: root)
+            try DissectionInvariants.check(dissection, root: root.name)
+            try DissectorTarget.renderEveryView(dissection, root: root.name)
+        }
+    }
+}
