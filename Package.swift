@@ -46,7 +46,7 @@ let package = Package(
         // Side-by-side benchmark: the interpreter against a hand-written parser.
         .executableTarget(
             name: "dissect-bench",
-            dependencies: ["BinarySchema", "BinaryIO", "BinaryCoding", "Dissector", "CPcap", "FuzzTargets"],
+            dependencies: ["BinarySchema", "BinaryIO", "BinaryCoding", "Dissector", "CPcap"],
             path: "Benchmarks/dissect-bench"
         ),
         // Fuzz targets: the logic (invariants included) in a library that tests replay; one
@@ -55,6 +55,12 @@ let package = Package(
     ] + FuzzTargetName.allCases.map { name in
         .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzTargets"], path: "Fuzz/\(name)")
     } + [
+        // Replays inputs without libFuzzer, writes dictionaries and seeds (scripts/fuzz.sh uses it).
+        .executableTarget(
+            name: "dissect-fuzz",
+            dependencies: ["FuzzTargets", "BinarySchema", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Fuzz/dissect-fuzz"
+        ),
         .testTarget(name: "BinaryIOTests", dependencies: ["BinaryIO"]),
         .testTarget(name: "BinarySchemaTests", dependencies: ["BinarySchema", "Dissector", "PacketCapture"]),
         .testTarget(name: "BinaryCodingTests", dependencies: ["BinaryCoding"]),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fills Corpus/fuzz/<target>/ with seeds: every frame of the corpus captures (dissector), the
 # schema files (schema), the capture files (pcap), and encoder outputs of representative values
-# (codable, roundtrip; written by `dissect-bench fuzz-seeds`). Rerun after adding captures.
+# (codable, roundtrip; written by `dissect-fuzz seeds`). Rerun after adding captures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=Corpus/fuzz
@@ -25,8 +25,8 @@ PYTHON
 
 cp Schemas/*.schema Schemas/examples/*.schema "$corpus/schema/"
 cp Corpus/captures/* "$corpus/pcap/"
-swift build --product dissect-bench >/dev/null
-.build/debug/dissect-bench fuzz-seeds "$corpus"
+swift build --product dissect-fuzz >/dev/null
+.build/debug/dissect-fuzz seeds "$corpus"
 for target in dissector schema codable roundtrip pcap; do
   echo "$target: $(ls "$corpus/$target" | wc -l) seeds"
 done

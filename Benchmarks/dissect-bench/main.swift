@@ -14,7 +14,6 @@
 
 import BinarySchema
 import Foundation
-import FuzzTargets
 
 // MARK: - Frames
 
@@ -362,18 +361,7 @@ func runBenchmark() {
     if sink == 42 { print("") }
 }
 
-if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "fuzz-seeds" {
-    // Writes the encoder-made seeds of the Codable fuzz targets into Corpus/fuzz/<target>/.
-    for target in FuzzTarget.allCases {
-        let directory = CommandLine.arguments[2] + "/" + target.rawValue
-        for (name, bytes) in target.encodedSeeds {
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: directory + "/" + name, contents: Data(bytes)) else {
-                fatalError("cannot write \(directory)/\(name)")
-            }
-        }
-    }
-} else if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "pcap-floor" {
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "pcap-floor" {
     exit(runPcapFloor(path: CommandLine.arguments[2]))
 } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "views" {
     runViewBenchmark(secondsPerView: CommandLine.arguments.count > 2 ? Double(CommandLine.arguments[2]) ?? 1 : 1,

@@ -16,13 +16,16 @@ public enum BinaryCodingError: Error, Sendable, Hashable, CustomStringConvertibl
     case constraintViolated(offset: Int, reason: String)
     /// Values nested deeper than the nesting limit.
     case nestingTooDeep(offset: Int, limit: Int)
+    /// An encoding the encoder would never write, such as a varint with needless bytes: each
+    /// value has one encoding, so what decodes re-encodes to the same bytes.
+    case nonCanonical(offset: Int, reason: String)
 
     /// The byte offset the error is at.
     public var offset: Int {
         switch self {
         case .prematureEnd(let offset, _, _), .boolOutOfRange(let offset, _), .invalidUTF8(let offset),
             .valueOutOfRange(let offset, _, _), .unsupportedType(let offset, _, _), .constraintViolated(let offset, _),
-            .nestingTooDeep(let offset, _):
+            .nestingTooDeep(let offset, _), .nonCanonical(let offset, _):
             return offset
         }
     }
@@ -43,6 +46,8 @@ public enum BinaryCodingError: Error, Sendable, Hashable, CustomStringConvertibl
             return "constraint violated at offset \(offset): \(reason)"
         case .nestingTooDeep(let offset, let limit):
             return "nesting too deep: more than \(limit) levels at offset \(offset)"
+        case .nonCanonical(let offset, let reason):
+            return "non-canonical encoding at offset \(offset): \(reason)"
         }
     }
 }

@@ -57,7 +57,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
 extension FuzzTarget {
     /// Seeds made by encoding representative values, for the targets whose inputs are encoder
-    /// output: file name → bytes. `dissect-bench fuzz-seeds` writes them to `Corpus/fuzz/`.
+    /// output: file name → bytes. `dissect-fuzz seeds` writes them to `Corpus/fuzz/`.
     public var encodedSeeds: [String: [UInt8]] {
         guard self == .codable || self == .roundtrip else { return [:] }
         var seeds: [String: [UInt8]] = [:]

@@ -274,6 +274,25 @@ let sampleHeader = Header(version: 4, flags: 0x4000, length: 60, identifier: 0x0
         #expect(outOfRange.error == .valueOutOfRange(offset: 0, value: "300", type: "UInt8"))
     }
 
+    @Test func overlongVarintsAreRejected() throws {
+        // Found by the roundtrip fuzz target: 0xB3 0x00 decoded as 51, which encodes as 0x33,
+        // so the bytes did not survive a round trip. One value, one encoding.
+        var options = BinaryCodingOptions()
+        options.integerEncoding = .varint
+        struct Pair: Codable, Equatable { var first: UInt32, second: Int16 }
+        let overlong = try #require(decodingError(Pair.self, [0xB3, 0x00, 0x02], options: options))
+        #expect(overlong.path == ["first"])
+        #expect(overlong.error == .nonCanonical(offset: 0, reason: "a 2-byte varint for a value that takes 1"))
+        let zigzag = try #require(decodingError(Pair.self, [0x33, 0x82, 0x80, 0x00], options: options))
+        #expect(zigzag.path == ["second"])
+        #expect(zigzag.error == .nonCanonical(offset: 1, reason: "a 3-byte varint for a value that takes 1"))
+        let lengths = try #require(decodingError([UInt8].self, [0x81, 0x00, 0x07]))
+        #expect(lengths.error == .nonCanonical(offset: 0, reason: "a 2-byte varint for a value that takes 1"))
+        // Canonical encodings, including the ones whose last byte is 0x80-free but whose value is 0.
+        #expect(try BinaryDecoder(options: options).decode(Pair.self, from: [0x00, 0x00]) == Pair(first: 0, second: 0))
+        #expect(try BinaryDecoder(options: options).decode(Pair.self, from: [0xAC, 0x02, 0x03]) == Pair(first: 300, second: -2))
+    }
+
     @Test func unsupportedBareNil() throws {
         struct BareNil: Encodable {
             func encode(to encoder: any Encoder) throws {

@@ -122,11 +122,12 @@ final class DecodingState {
             return T(truncatingIfNeeded: raw)
         case .varint:
             if T.isSigned {
-                let value = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readZigZag() }
+                let raw = try readCanonicalVarint(codingPath())
+                let value = Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
                 guard let exact = T(exactly: value) else { throw outOfRange(String(value), T.self, offset, codingPath) }
                 return exact
             }
-            let value = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readVarint() }
+            let value = try readCanonicalVarint(codingPath())
             guard let exact = T(exactly: value) else { throw outOfRange(String(value), T.self, offset, codingPath) }
             return exact
         }
@@ -156,7 +157,7 @@ final class DecodingState {
 
     /// An enum case's name: varint length and UTF-8, whatever the length encoding.
     func decodeCaseName(_ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
-        let length = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readVarint() }
+        let length = try readCanonicalVarint(codingPath())
         guard length <= UInt64(reader.remainingBytes) else {
             throw BinaryCodingError.prematureEnd(offset: reader.offset, needed: Int(clamping: length),
                                                  available: reader.remainingBytes).decodingError(codingPath())
@@ -178,7 +179,7 @@ final class DecodingState {
         let raw: UInt64
         switch options.lengthEncoding {
         case .varint:
-            raw = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readVarint() }
+            raw = try readCanonicalVarint(codingPath())
         case .u8, .u16, .u32, .u64:
             let byteCount = options.lengthEncoding == .u8 ? 1 : options.lengthEncoding == .u16 ? 2
                 : options.lengthEncoding == .u32 ? 4 : 8
@@ -193,6 +194,20 @@ final class DecodingState {
                 .decodingError(codingPath())
         }
         return Int(raw)
+    }
+
+    /// A LEB128 varint in its shortest form, the only one the encoder writes: a longer one
+    /// (`0xB3 0x00` for 51) would not survive a round trip.
+    func readCanonicalVarint(_ codingPath: @autoclosure () -> [any CodingKey]) throws -> UInt64 {
+        let start = reader.offset
+        let value = try read(codingPath()) { (reader: inout ByteReader) throws(ByteReadError) in try reader.readVarint() }
+        let used = reader.offset - start
+        let shortest = max(1, (64 - value.leadingZeroBitCount + 6) / 7)
+        guard used == shortest else {
+            throw BinaryCodingError.nonCanonical(offset: start, reason: "a \(used)-byte varint for a value that takes \(shortest)")
+                .decodingError(codingPath())
+        }
+        return value
     }
 
     /// Runs a read, turning a ``ByteReadError`` into a `DecodingError` at `codingPath`.

@@ -1,0 +1,71 @@
+/// libFuzzer dictionaries drawn from schemas: the byte strings a mutator should try, so a
+/// fuzzer reaches the layers behind a magic number or an enum value without guessing them.
+public enum FuzzDictionary {
+    /// Values a schema's bytes are compared with: every enum case at its type's width and byte
+    /// order, every constant in a constraint, condition, length or switch, and the `@linktype`
+    /// numbers as the 2- and 4-byte little- and big-endian integers capture headers store.
+    public static func entries(for schema: Schema) -> [[UInt8]] {
+        var entries = Set<[UInt8]>()
+        for enumeration in schema.enums where enumeration.base.bits % 8 == 0 {
+            for entry in enumeration.cases {
+                entries.insert(encode(entry.value, bytes: enumeration.base.bits / 8, endianness: enumeration.base.endianness))
+            }
+        }
+        for field in schema.fields {
+            var programs = field.constraints
+            if let condition = field.condition { programs.append(condition) }
+            if let size = field.size { programs.append(size) }
+            for program in programs {
+                for case .constant(let value) in program.operations where value > 1 {
+                    for width in widths(of: value) { entries.insert(encode(value, bytes: width, endianness: .big)) }
+                }
+            }
+        }
+        for structure in schema.structs {
+            for linkType in structure.linkTypes {
+                for width in [2, 4] {
+                    entries.insert(encode(Int64(linkType), bytes: width, endianness: .little))
+                    entries.insert(encode(Int64(linkType), bytes: width, endianness: .big))
+                }
+            }
+        }
+        return entries.filter { !$0.isEmpty }.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// The words of the schema language: keywords, built-in types, attributes, operators.
+    public static let languageEntries: [String] = [
+        "struct", "enum", "typealias", "import", "endian", "big", "little", "bit_order", "msb", "lsb",
+        "switch", "if", "it", "parent", "peek(", "len(", "remaining()", "offset()", "_ =>", " => ", "..",
+        "u1", "u3", "u4", "u8", "u12", "u16", "u24", "u32", "u48", "u64", "i8", "i16", "i32", "i64",
+        "u16le", "u32be", "f32", "f64", "bool", "varint", "zigzag", "bytes", "string", "cstring", "mac", "ipv4",
+        "ipv6", "dns_name", "@protocol(\"", "@linktype(", "@summary(\"{", "@offset_base", "@size(", "@assert(",
+        "@display(\"{}\"", "@hex", "@dec", "@bin", "@flag", "@ascii", "@mac", "@ipv4", "@ipv6", "== ", " != ",
+        " <= ", " >= ", " && ", " || ", " << ", " >> ", "[..]", "[", "]", "{", "}", "(", ")", ":", ",", ".", "\"",
+        "//", "/*", "*/", "0x", "0b",
+    ]
+
+    /// One dictionary line per entry: `"\x08\x00"`, libFuzzer's format.
+    public static func text(_ entries: [[UInt8]]) -> String {
+        entries.map { entry in
+            "\"" + entry.map { byte in
+                let hex = String(byte, radix: 16)
+                return "\\x" + (hex.count == 1 ? "0" + hex : hex)
+            }.joined() + "\""
+        }.joined(separator: "\n") + "\n"
+    }
+
+    private static func widths(of value: Int64) -> [Int] {
+        switch value {
+        case ...0xFF: return [1]
+        case ...0xFFFF: return [2]
+        case ...0xFFFF_FFFF: return [2, 4]
+        default: return [8]
+        }
+    }
+
+    private static func encode(_ value: Int64, bytes: Int, endianness: Endianness) -> [UInt8] {
+        guard bytes > 0, bytes <= 8 else { return [] }
+        let littleEndian = (0..<bytes).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: value) >> UInt64($0 * 8)) }
+        return endianness == .little ? littleEndian : littleEndian.reversed()
+    }
+}
