@@ -33,7 +33,10 @@ rm -rf "$work/artifacts" && mkdir -p "$work/artifacts"
 
 echo "== building fuzz-$target (libFuzzer + AddressSanitizer, release)"
 # A scratch path of its own, so instrumented objects do not replace the plain release build.
-fuzz_build=(-c release --sanitize=fuzzer --sanitize=address --scratch-path .build/fuzzing)
+# Both sanitizers in one compiler flag: given `--sanitize=fuzzer --sanitize=address`, SwiftPM
+# (6.3) passes them as two flags in no fixed order and the compiler keeps only the last, so a
+# build came out with coverage but no ASan, or ASan but no coverage.
+fuzz_build=(-c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --scratch-path .build/fuzzing)
 swift build "${fuzz_build[@]}" --product "fuzz-$target" 2>&1 | grep -E "error:" && exit 1
 fuzzer=$(swift build "${fuzz_build[@]}" --show-bin-path)/fuzz-$target
 swift build --product dissect-fuzz >/dev/null

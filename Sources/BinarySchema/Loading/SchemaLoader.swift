@@ -42,10 +42,15 @@ public enum SchemaLoader {
     /// Where the bundled schemas are read from.
     public static var bundledDirectory: String {
         if let override = ProcessInfo.processInfo.environment["DISSECT_SCHEMAS"], !override.isEmpty { return override }
+        // A binary shipped without its source tree (a fuzzing cluster, an install) finds them beside itself.
+        let beside = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+            .appendingPathComponent("schemas").path
         // Sources/BinarySchema/Loading/SchemaLoader.swift → repository root.
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("Schemas").path
+        let source = url.appendingPathComponent("Schemas").path
+        if !FileManager.default.fileExists(atPath: source), FileManager.default.fileExists(atPath: beside) { return beside }
+        return source
     }
 }
 
