@@ -293,6 +293,22 @@ let sampleHeader = Header(version: 4, flags: 0x4000, length: 60, identifier: 0x0
         #expect(try BinaryDecoder(options: options).decode(Pair.self, from: [0xAC, 0x02, 0x03]) == Pair(first: 300, second: -2))
     }
 
+    @Test func optionalPropertiesCountOneNestingLevelBothWays() throws {
+        // Found by the roundtrip fuzz target: with a nesting limit of 4, a Reading's optional
+        // label decoded (the decoder counted its presence flag as no level) but would not
+        // encode (the encoder counted the Optional and its String as two).
+        struct Inner: Codable, Equatable { var label: String?, count: UInt8?, child: [UInt8]? }
+        struct Outer: Codable, Equatable { var inner: Inner }
+        var options = BinaryCodingOptions()
+        options.nestingLimit = 2
+        let value = Outer(inner: Inner(label: "x", count: 3, child: [1]))
+        let bytes = try BinaryEncoder(options: options).encode(value)
+        #expect(try BinaryDecoder(options: options).decode(Outer.self, from: bytes) == value)
+        options.nestingLimit = 1
+        #expect(throws: EncodingError.self) { try BinaryEncoder(options: options).encode(value) }
+        #expect(throws: DecodingError.self) { try BinaryDecoder(options: options).decode(Outer.self, from: bytes) }
+    }
+
     @Test func unsupportedBareNil() throws {
         struct BareNil: Encodable {
             func encode(to encoder: any Encoder) throws {

@@ -207,25 +207,36 @@ struct SequentialKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerP
     mutating func encode(_ value: UInt64, forKey key: Key) throws { state.encodeInteger(value) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
 
-    /// An optional property: a presence flag, then the value when there is one.
+    /// An optional property: a presence flag, then the value when there is one. Counted as the
+    /// decoder's `decodeIfPresent` counts it: the flag adds no nesting level, so what decodes
+    /// within the nesting limit also encodes within it.
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        try state.encodeValue(value, codingPath: path(key))
+        try present(value) { try state.encodeValue($0, codingPath: path(key)) }
     }
 
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try state.encodeValue(value, codingPath: path(key)) }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try present(value) { state.encodeBool($0) } }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try present(value) { try state.encodeString($0, path(key)) } }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try present(value) { state.encodeDouble($0) } }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try present(value) { state.encodeFloat($0) } }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try present(value) { state.encodeInteger($0) } }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try present(value) { state.encodeInteger($0) } }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try present(value) { state.encodeInteger($0) } }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try present(value) { state.encodeInteger($0) } }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try present(value) { state.encodeInteger($0) } }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try present(value) { state.encodeInteger($0) } }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try present(value) { state.encodeInteger($0) } }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try present(value) { state.encodeInteger($0) } }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try present(value) { state.encodeInteger($0) } }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try present(value) { state.encodeInteger($0) } }
+
+    private func present<Value>(_ value: Value?, _ body: (Value) throws -> Void) throws {
+        guard let value else {
+            state.encodeBool(false)
+            return
+        }
+        state.encodeBool(true)
+        try body(value)
+    }
 
     /// A nested container by key is how enums with associated values are coded: the case name goes first.
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
