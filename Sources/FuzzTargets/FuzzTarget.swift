@@ -63,10 +63,10 @@ extension FuzzTarget {
         var seeds: [String: [UInt8]] = [:]
         for (index, options) in CodableFormats.sequential.enumerated() {
             let encoder = BinaryEncoder(options: options)
-            if self == .codable, let bytes = try? encoder.encode(Telemetry.example) {
+            if self == .codable, let bytes = try? encoder.encode(TaggedTelemetry.example) {
                 seeds["telemetry-format\(index)"] = [UInt8(index)] + bytes
             }
-            if self == .roundtrip, let bytes = try? encoder.encode(RoundTripTarget.Record(Telemetry.example)) {
+            if self == .roundtrip, let bytes = try? encoder.encode(Telemetry.example) {
                 seeds["record-format\(index)"] = [UInt8(index)] + bytes
             }
         }
