@@ -261,10 +261,11 @@ public final class CaptureWriter {
 
     public func write(_ packet: CapturedPacket) {
         var header = pcap_pkthdr()
-        header.ts.tv_sec = time_t(packet.seconds)
-        header.ts.tv_usec = suseconds_t(nanosecondPrecision ? packet.nanoseconds : packet.nanoseconds / 1000)
-        header.caplen = bpf_u_int32(packet.bytes.count)
-        header.len = bpf_u_int32(packet.originalLength)
+        // Clamped: a packet built by hand may hold values a pcap record cannot.
+        header.ts.tv_sec = time_t(clamping: packet.seconds)
+        header.ts.tv_usec = suseconds_t(clamping: nanosecondPrecision ? packet.nanoseconds : packet.nanoseconds / 1000)
+        header.caplen = bpf_u_int32(clamping: packet.bytes.count)
+        header.len = bpf_u_int32(clamping: max(packet.originalLength, packet.bytes.count))
         packet.bytes.withUnsafeBufferPointer { bytes in
             pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &header, bytes.baseAddress)
         }

@@ -138,14 +138,8 @@ struct Layout {
     /// `ihl` inside IPv4: the field's own name, or `[2]` for an array element.
     func label(_ index: Int) -> String { dissection.name(of: index) }
 
-    /// The one-line summary of a protocol layer: its `@summary` with placeholders filled, or its name.
-    func summary(of layer: Int) -> String {
-        var sink = TextSink(capacity: 128)
-        writeSummary(of: layer, into: &sink)
-        return sink.text
-    }
-
-    /// ``summary(of:)`` written into a sink; `name` styles the layer's name.
+    /// The one-line summary of a protocol layer: its `@summary` with placeholders filled (`?` for
+    /// a field not read), or its name; `name` styles the layer's name.
     func writeSummary(of layer: Int, into sink: inout TextSink, name: (String) -> String = { $0 }) {
         guard let structure = dissection.structType(of: layer) else { return }
         sink.append(name(structure.name))
@@ -287,21 +281,6 @@ struct Style {
 
 /// Text helpers shared by the views.
 enum Text {
-    static func hex(_ offset: Int, digits: Int = 4) -> String {
-        let text = String(offset, radix: 16)
-        return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
-    }
-
-    static func bytes(_ bytes: ArraySlice<UInt8>) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
-    }
-
-    static func pad(_ text: String, _ width: Int) -> String {
-        let count = text.count
-        return count >= width ? text : text + String(repeating: " ", count: width - count)
-    }
-
-    /// Splits `text` into lines of at most `width` characters, at spaces where it can.
     /// `text` (UTF-8) cut into lines of at most `width` characters, as byte ranges: at the last
     /// space of a line when that is past its first third, else at the width; the spaces at a
     /// cut are dropped. Characters are counted as code points, which is what the columns use.

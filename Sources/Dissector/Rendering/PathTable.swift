@@ -48,7 +48,7 @@ struct PathTable {
     }
 
     /// Characters (UTF-8 bytes; names are ASCII identifiers) in the node's path.
-    func length(of index: Int) -> Int { Int(ends[index] - starts[index]) }
+    func length(of index: Int) -> Int { Int(ends[index]) - Int(starts[index]) }
 
     func write(_ index: Int, into sink: inout TextSink) {
         sink.append(contentsOf: UnsafeBufferPointer(rebasing: text.bytes[Int(starts[index])..<Int(ends[index])]))
