@@ -56,6 +56,9 @@ struct CaptureCommand: ParsableCommand {
     @Flag(name: .customShort("p"), help: "Live: do not put the interface into promiscuous mode.")
     var noPromiscuous = false
 
+    @Option(help: ArgumentHelp("Threads dissecting a file's packets (default: one per core, up to 8). The output is the same, in the same order, whatever the number.", valueName: "n"))
+    var threads: Int?
+
     @Flag(help: "Live: let the kernel batch packets (higher throughput, later output) instead of delivering each at once.")
     var buffered = false
 
@@ -82,6 +85,7 @@ struct CaptureCommand: ParsableCommand {
         }
         if let count, count <= 0 { throw ValidationError("-c needs a positive count") }
         if let duration, !(duration > 0) { throw ValidationError("--duration needs a positive number of seconds") }
+        if let threads, threads <= 0 { throw ValidationError("--threads needs a positive number") }
         if snapshotLength <= 0 { throw ValidationError("-s needs a positive snapshot length") }
         if quiet && print { throw ValidationError("--quiet and --print cannot be used together") }
     }
@@ -99,6 +103,12 @@ struct CaptureCommand: ParsableCommand {
 
         let live = interface != nil
         let deadline = duration.map { Date(timeIntervalSinceNow: $0) }
+        // A file's packets are dissected in batches, a share per thread; live ones one at a
+        // time, as they arrive.
+        let batchSize = live || output == nil ? 1 : (output?.threads ?? 1) * PacketPrinter.packetsPerThread
+        var batch: [CapturedPacket] = []
+        batch.reserveCapacity(batchSize)
+        var batchBytes = 0
         var seen = 0
         var failure: PcapError?
         loop: while count.map({ seen < $0 }) ?? true {
@@ -116,10 +126,18 @@ struct CaptureCommand: ParsableCommand {
             case .packet(let packet):
                 seen += 1
                 writer?.write(packet)
-                output?.show(packet, number: seen, flush: live)
                 if live { writer?.flush() }
+                guard let output else { continue }
+                batch.append(packet)
+                batchBytes += packet.bytes.count
+                if batch.count >= batchSize || batchBytes >= PacketPrinter.bytesPerBatch {
+                    output.show(batch, firstNumber: seen - batch.count + 1)
+                    batch.removeAll(keepingCapacity: true)
+                    batchBytes = 0
+                }
             }
         }
+        output?.show(batch, firstNumber: seen - batch.count + 1)
         output?.finish()
         if quiet, let output { printError(output.totals) }
         if live { reportStatistics(of: capture, seen: seen) }
@@ -150,7 +168,8 @@ struct CaptureCommand: ParsableCommand {
         guard let root else {
             throw ValidationError("no schema claims link type \(capture.linkType) (\(capture.linkTypeName)), and the bundled 'Unrecognized' struct is not loaded")
         }
-        return PacketPrinter(schema: schema, root: root, view: quiet ? nil : view.format, options: view.renderOptions)
+        return PacketPrinter(schema: schema, root: root, view: quiet ? nil : view.format, options: view.renderOptions,
+                             threads: interface == nil ? threads ?? PacketPrinter.defaultThreads : 1)
     }
 
     private func listTheInterfaces() throws {
@@ -178,18 +197,93 @@ struct CaptureCommand: ParsableCommand {
     }
 }
 
-/// Dissects each packet and streams its view to standard output through one reused buffer.
+/// Dissects packets and streams their view to standard output. A batch is cut into one
+/// contiguous share per thread; each thread dissects its share into its own buffer, and the
+/// buffers are written in order, so the output is the same whatever the number of threads.
+/// Two sets of workers alternate: while one set dissects a batch, the caller reads the next
+/// one and the previous set's output is written.
 final class PacketPrinter {
+    /// Packets each thread takes from a batch: enough that handing out work costs nothing next
+    /// to dissecting it, few enough that the buffers stay small.
+    static let packetsPerThread = 256
+    /// A batch is cut early past this many captured bytes, which bounds memory for large packets.
+    static let bytesPerBatch = 1 << 20
+    /// One thread per core, up to 8.
+    static var defaultThreads: Int { max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)) }
+
+    private let workerSets: [[FrameWorker]]
+    private var nextSet = 0
+    /// The set dissecting the batch handed out last, and how many of its workers have a share.
+    private var inFlight: (group: DispatchGroup, set: Int, shares: Int)?
+    let threads: Int
+
+    /// `view` nil dissects without printing (for -q).
+    init(schema: Schema, root: StructType, view: View?, options: RenderOptions, threads: Int) {
+        self.threads = max(1, threads)
+        let sets = self.threads == 1 ? 1 : 2
+        workerSets = (0..<sets).map { _ in
+            (0..<max(1, threads)).map { _ in FrameWorker(schema: schema, root: root, view: view, options: options) }
+        }
+    }
+
+    /// Dissects and prints `packets`, numbered from `firstNumber`. With one thread, before
+    /// returning; with more, in the background, written out by the next call or ``finish()``.
+    func show(_ packets: [CapturedPacket], firstNumber: Int) {
+        guard !packets.isEmpty else { return }
+        guard threads > 1 else {
+            workerSets[0][0].show(packets[...], firstNumber: firstNumber)
+            workerSets[0][0].writeOut()
+            return
+        }
+        let set = nextSet
+        nextSet = (nextSet + 1) % workerSets.count
+        // The set about to be used must be idle: wait for the batch before, which used the other set.
+        finish()
+        let workers = workerSets[set]
+        let shares = min(workers.count, packets.count)
+        let shareSize = (packets.count + shares - 1) / shares
+        let group = DispatchGroup()
+        for share in 0..<shares {
+            let worker = workers[share]
+            let start = share * shareSize
+            let end = min(packets.count, start + shareSize)
+            guard start < end else { continue }
+            DispatchQueue.global().async(group: group) {
+                worker.show(packets[start..<end], firstNumber: firstNumber + start)
+            }
+        }
+        inFlight = (group, set, shares)
+    }
+
+    /// Waits for the batch in flight and writes its output.
+    func finish() {
+        guard let (group, set, shares) = inFlight else { return }
+        group.wait()
+        for worker in workerSets[set].prefix(shares) { worker.writeOut() }
+        inFlight = nil
+    }
+
+    var totals: String {
+        let workers = workerSets.joined()
+        let frames = workers.reduce(0) { $0 + $1.frames }
+        let bytes = workers.reduce(0) { $0 + $1.bytes }
+        let framesWithErrors = workers.reduce(0) { $0 + $1.framesWithErrors }
+        return "\(frames) packet\(frames == 1 ? "" : "s"), \(bytes) bytes, \(framesWithErrors) with errors"
+    }
+}
+
+/// One thread's interpreter and output buffer. Used by one thread at a time: the printer hands
+/// each worker one share of a batch and waits for all before writing their buffers out.
+final class FrameWorker: @unchecked Sendable {
     private var interpreter: Interpreter
     private let root: StructType
     private let view: View?
     private let options: RenderOptions
     private var sink = TextSink(capacity: 1 << 17)
-    private var frames = 0
-    private var bytes = 0
-    private var framesWithErrors = 0
+    private(set) var frames = 0
+    private(set) var bytes = 0
+    private(set) var framesWithErrors = 0
 
-    /// `view` nil dissects without printing (for -q).
     init(schema: Schema, root: StructType, view: View?, options: RenderOptions) {
         interpreter = Interpreter(schema: schema)
         self.root = root
@@ -197,28 +291,32 @@ final class PacketPrinter {
         self.options = options
     }
 
-    func show(_ packet: CapturedPacket, number: Int, flush: Bool) {
-        let dissection = interpreter.dissect(packet.bytes, root: root)
-        frames += 1
-        bytes += packet.bytes.count
-        if dissection.error != nil { framesWithErrors += 1 }
-        guard let view else { return }
-        let frame = FrameInfo(number: number, time: CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds),
-                              originalLength: packet.originalLength)
-        view.render(dissection, frame: frame, options: options, into: &sink)
-        sink.newline()
-        // Frames with several lines each are separated by a blank line, as tshark -V does.
-        if view != .summary && view != .json { sink.newline() }
-        if flush || sink.count >= 1 << 16 { writeOut() }
+    func show(_ packets: ArraySlice<CapturedPacket>, firstNumber: Int) {
+        var number = firstNumber
+        for packet in packets {
+            frames += 1
+            bytes += packet.bytes.count
+            // The dissection borrows the interpreter's working memory: nothing is copied or kept per packet.
+            let failed = interpreter.withDissection(of: packet.bytes, root: root) { dissection in
+                if let view {
+                    let frame = FrameInfo(number: number,
+                                          time: CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds),
+                                          originalLength: packet.originalLength)
+                    view.render(dissection, frame: frame, options: options, into: &sink)
+                }
+                return dissection.error != nil
+            }
+            if failed { framesWithErrors += 1 }
+            number += 1
+            guard let view else { continue }
+            sink.newline()
+            // Frames with several lines each are separated by a blank line, as tshark -V does.
+            if view != .summary && view != .json { sink.newline() }
+        }
     }
 
-    func finish() { writeOut() }
-
-    var totals: String {
-        "\(frames) packet\(frames == 1 ? "" : "s"), \(bytes) bytes, \(framesWithErrors) with errors"
-    }
-
-    private func writeOut() {
+    /// Writes the buffer to standard output and empties it.
+    func writeOut() {
         let buffer = sink.bytes
         if var next = buffer.baseAddress {
             var remaining = buffer.count

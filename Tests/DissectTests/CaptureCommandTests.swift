@@ -64,6 +64,31 @@ extension CommandLineTests {
         #expect(result.error.contains("after 5 packets"))
     }
 
+    @Test func threadsChangeNeitherOutputNorOrder() throws {
+        // tcp.pcap's 12 records repeated past several batches, then cut inside a record.
+        let whole = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.capture("tcp.pcap")))
+        var data = whole
+        for _ in 0..<110 { data.append(whole.dropFirst(24)) }
+        data.append(whole.dropFirst(24).prefix(40))
+        let file = Self.temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try data.write(to: file)
+        let packets = 12 * 111
+        for view in ["summary", "tree", "json"] {
+            let one = try run(["-r", file.path, "-f", view, "--threads", "1"])
+            let three = try run(["-r", file.path, "-f", view, "--threads", "3"])
+            #expect(one.status == 1 && three.status == 1)
+            #expect(one.output == three.output, "\(view)")
+            #expect(three.error.contains("after \(packets) packets"))
+        }
+        let summary = try run(["-r", file.path, "-f", "summary"])
+        let numbers = summary.output.split(separator: "\n").compactMap { $0.split(separator: " ").first.flatMap { Int($0) } }
+        #expect(numbers == Array(1...packets))
+        let quiet = try run(["-r", file.path, "-q", "--threads", "2"])
+        #expect(quiet.error.contains("\(packets) packets, "))
+        #expect(try run(["-r", file.path, "--threads", "0"]).error.contains("--threads needs a positive number"))
+    }
+
     @Test func badInputsAreClearErrors() throws {
         let filter = try run(["-r", Self.capture("tcp.pcap"), "tcp", "port"])
         #expect(filter.status == 1)
