@@ -103,12 +103,12 @@ struct CaptureCommand: ParsableCommand {
 
         let live = interface != nil
         let deadline = duration.map { Date(timeIntervalSinceNow: $0) }
-        // A file's packets are dissected in batches, a share per thread; live ones one at a
+        // A file's packets are dissected in shares, on several threads; live ones one at a
         // time, as they arrive.
-        let batchSize = live || output == nil ? 1 : (output?.threads ?? 1) * PacketPrinter.packetsPerThread
-        var batch: [CapturedPacket] = []
-        batch.reserveCapacity(batchSize)
-        var batchBytes = 0
+        let shareSize = live || output == nil ? 1 : PacketPrinter.packetsPerShare
+        var share: [CapturedPacket] = []
+        share.reserveCapacity(shareSize)
+        var shareBytes = 0
         var seen = 0
         var failure: PcapError?
         loop: while count.map({ seen < $0 }) ?? true {
@@ -128,16 +128,16 @@ struct CaptureCommand: ParsableCommand {
                 writer?.write(packet)
                 if live { writer?.flush() }
                 guard let output else { continue }
-                batch.append(packet)
-                batchBytes += packet.bytes.count
-                if batch.count >= batchSize || batchBytes >= PacketPrinter.bytesPerBatch {
-                    output.show(batch, firstNumber: seen - batch.count + 1)
-                    batch.removeAll(keepingCapacity: true)
-                    batchBytes = 0
+                share.append(packet)
+                shareBytes += packet.bytes.count
+                if share.count >= shareSize || shareBytes >= PacketPrinter.bytesPerShare {
+                    output.show(share, firstNumber: seen - share.count + 1)
+                    share.removeAll(keepingCapacity: true)
+                    shareBytes = 0
                 }
             }
         }
-        output?.show(batch, firstNumber: seen - batch.count + 1)
+        output?.show(share, firstNumber: seen - share.count + 1)
         output?.finish()
         if quiet, let output { printError(output.totals) }
         if live { reportStatistics(of: capture, seen: seen) }
@@ -197,74 +197,69 @@ struct CaptureCommand: ParsableCommand {
     }
 }
 
-/// Dissects packets and streams their view to standard output. A batch is cut into one
-/// contiguous share per thread; each thread dissects its share into its own buffer, and the
-/// buffers are written in order, so the output is the same whatever the number of threads.
-/// Two sets of workers alternate: while one set dissects a batch, the caller reads the next
-/// one and the previous set's output is written.
+/// Dissects packets and streams their view to standard output. Packets come in shares of a few
+/// hundred; with several threads each share is dissected in the background into the buffer of
+/// one of a ring of workers, and the buffers are written in the order the shares came, so the
+/// output is the same whatever the number of threads. A worker's buffer is written when its
+/// turn in the ring comes round again (or at ``finish()``).
 final class PacketPrinter {
-    /// Packets each thread takes from a batch: enough that handing out work costs nothing next
-    /// to dissecting it, few enough that the buffers stay small.
-    static let packetsPerThread = 256
-    /// A batch is cut early past this many captured bytes, which bounds memory for large packets.
-    static let bytesPerBatch = 1 << 20
+    /// Packets in one share: enough that handing out work costs nothing next to dissecting it,
+    /// few enough that the buffers stay small.
+    static let packetsPerShare = 256
+    /// A share is cut early past this many captured bytes, which bounds memory for large packets.
+    static let bytesPerShare = 1 << 20
     /// One thread per core, up to 8.
     static var defaultThreads: Int { max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)) }
 
-    private let workerSets: [[FrameWorker]]
-    private var nextSet = 0
-    /// The set dissecting the batch handed out last, and how many of its workers have a share.
-    private var inFlight: (group: DispatchGroup, set: Int, shares: Int)?
+    private let workers: [FrameWorker]
+    /// Per worker: the share it is dissecting, until its output is written.
+    private var inFlight: [DispatchGroup?]
+    private var nextWorker = 0
     let threads: Int
 
     /// `view` nil dissects without printing (for -q).
     init(schema: Schema, root: StructType, view: View?, options: RenderOptions, threads: Int) {
         self.threads = max(1, threads)
-        let sets = self.threads == 1 ? 1 : 2
-        workerSets = (0..<sets).map { _ in
-            (0..<max(1, threads)).map { _ in FrameWorker(schema: schema, root: root, view: view, options: options) }
-        }
+        // Two workers per thread: one share can be written out while the next is dissected.
+        let count = self.threads == 1 ? 1 : 2 * self.threads
+        workers = (0..<count).map { _ in FrameWorker(schema: schema, root: root, view: view, options: options) }
+        inFlight = Array(repeating: nil, count: count)
     }
 
     /// Dissects and prints `packets`, numbered from `firstNumber`. With one thread, before
-    /// returning; with more, in the background, written out by the next call or ``finish()``.
+    /// returning; with more, in the background.
     func show(_ packets: [CapturedPacket], firstNumber: Int) {
         guard !packets.isEmpty else { return }
         guard threads > 1 else {
-            workerSets[0][0].show(packets[...], firstNumber: firstNumber)
-            workerSets[0][0].writeOut()
+            workers[0].show(packets[...], firstNumber: firstNumber)
+            workers[0].writeOut()
             return
         }
-        let set = nextSet
-        nextSet = (nextSet + 1) % workerSets.count
-        // The set about to be used must be idle: wait for the batch before, which used the other set.
-        finish()
-        let workers = workerSets[set]
-        let shares = min(workers.count, packets.count)
-        let shareSize = (packets.count + shares - 1) / shares
+        let index = nextWorker
+        nextWorker = (nextWorker + 1) % workers.count
+        // The worker's previous share is the oldest in flight: its output goes next.
+        drain(index)
+        let worker = workers[index]
         let group = DispatchGroup()
-        for share in 0..<shares {
-            let worker = workers[share]
-            let start = share * shareSize
-            let end = min(packets.count, start + shareSize)
-            guard start < end else { continue }
-            DispatchQueue.global().async(group: group) {
-                worker.show(packets[start..<end], firstNumber: firstNumber + start)
-            }
+        DispatchQueue.global().async(group: group) {
+            worker.show(packets[...], firstNumber: firstNumber)
         }
-        inFlight = (group, set, shares)
+        inFlight[index] = group
     }
 
-    /// Waits for the batch in flight and writes its output.
+    /// Waits for every share in flight and writes their output, oldest first.
     func finish() {
-        guard let (group, set, shares) = inFlight else { return }
+        for step in 0..<workers.count { drain((nextWorker + step) % workers.count) }
+    }
+
+    private func drain(_ index: Int) {
+        guard let group = inFlight[index] else { return }
         group.wait()
-        for worker in workerSets[set].prefix(shares) { worker.writeOut() }
-        inFlight = nil
+        workers[index].writeOut()
+        inFlight[index] = nil
     }
 
     var totals: String {
-        let workers = workerSets.joined()
         let frames = workers.reduce(0) { $0 + $1.frames }
         let bytes = workers.reduce(0) { $0 + $1.bytes }
         let framesWithErrors = workers.reduce(0) { $0 + $1.framesWithErrors }
@@ -272,13 +267,12 @@ final class PacketPrinter {
     }
 }
 
-/// One thread's interpreter and output buffer. Used by one thread at a time: the printer hands
-/// each worker one share of a batch and waits for all before writing their buffers out.
+/// An interpreter, a renderer and an output buffer. Used by one thread at a time: the printer
+/// hands a worker a share and waits for it before writing its buffer or handing it another.
 final class FrameWorker: @unchecked Sendable {
     private var interpreter: Interpreter
     private let root: StructType
-    private let view: View?
-    private let options: RenderOptions
+    private let renderer: ViewRenderer?
     private var sink = TextSink(capacity: 1 << 17)
     private(set) var frames = 0
     private(set) var bytes = 0
@@ -287,8 +281,7 @@ final class FrameWorker: @unchecked Sendable {
     init(schema: Schema, root: StructType, view: View?, options: RenderOptions) {
         interpreter = Interpreter(schema: schema)
         self.root = root
-        self.view = view
-        self.options = options
+        renderer = view.map { ViewRenderer(view: $0, options: options) }
     }
 
     func show(_ packets: ArraySlice<CapturedPacket>, firstNumber: Int) {
@@ -298,17 +291,17 @@ final class FrameWorker: @unchecked Sendable {
             bytes += packet.bytes.count
             // The dissection borrows the interpreter's working memory: nothing is copied or kept per packet.
             let failed = interpreter.withDissection(of: packet.bytes, root: root) { dissection in
-                if let view {
+                if let renderer {
                     let frame = FrameInfo(number: number,
                                           time: CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds),
                                           originalLength: packet.originalLength)
-                    view.render(dissection, frame: frame, options: options, into: &sink)
+                    renderer.render(dissection, frame: frame, into: &sink)
                 }
                 return dissection.error != nil
             }
             if failed { framesWithErrors += 1 }
             number += 1
-            guard let view else { continue }
+            guard let view = renderer?.view else { continue }
             sink.newline()
             // Frames with several lines each are separated by a blank line, as tshark -V does.
             if view != .summary && view != .json { sink.newline() }

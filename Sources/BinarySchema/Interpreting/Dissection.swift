@@ -261,6 +261,8 @@ public struct Dissection {
     public let nodes: FieldNodes
     /// The error that stopped the walk, or nil if it reached the end of the root struct.
     public let error: DissectionError?
+    /// The failing node (``DissectionError/node``), or -1: a plain integer for per-node checks.
+    public let errorNode: Int
     var state: NodeStore { nodes.store }
 
     init(schema: Schema, bytes: [UInt8], store: NodeStore, error: DissectionError?) {
@@ -268,6 +270,7 @@ public struct Dissection {
         self.bytes = bytes
         self.nodes = FieldNodes(store: store, count: store.nodeCount)
         self.error = error
+        errorNode = error?.node ?? -1
     }
 
     /// Indices of the direct children of node `index`.
@@ -370,15 +373,35 @@ extension Dissection {
     /// The values of a field's `@display` arguments, evaluated where the field was read;
     /// nil when the field has no `@display` or an argument cannot be evaluated.
     public func displayArguments(of index: Int) -> [Int64]? {
-        let fieldID = Int(nodes[index].fieldID)
-        guard let programs = schema.plan.displayArguments[fieldID] else { return nil }
-        var context = DisplayContext(state: state, plan: schema.plan, frame: enclosingFrame(of: index))
-        var values: [Int64] = []
-        for program in programs {
-            guard let value = try? Evaluator.run(schema.plan.operations(of: program), in: &context) else { return nil }
-            values.append(value)
+        let count = displayArgumentCount(of: index)
+        guard count > 0 else { return schema.names.displayPieceCount(field: Int(nodes[index].fieldID)) > 0 ? [] : nil }
+        var values = [Int64](repeating: 0, count: count)
+        let evaluated = values.withUnsafeMutableBufferPointer { displayArguments(of: index, into: $0) }
+        return evaluated ? values : nil
+    }
+
+    /// How many `@display` arguments the node's field has.
+    public func displayArgumentCount(of index: Int) -> Int {
+        let fieldID = nodes[index].fieldID
+        let plan = schema.plan
+        guard fieldID >= 0, Int(fieldID) + 1 < plan.displayArgumentStarts.count else { return 0 }
+        return Int(plan.displayArgumentStarts[fieldID + 1] - plan.displayArgumentStarts[fieldID])
+    }
+
+    /// Evaluates the node's `@display` arguments into `values` (which holds at least
+    /// ``displayArgumentCount(of:)``); false when one cannot be evaluated. Allocates nothing.
+    public func displayArguments(of index: Int, into values: UnsafeMutableBufferPointer<Int64>) -> Bool {
+        let count = displayArgumentCount(of: index)
+        guard count > 0, values.count >= count else { return false }
+        let plan = schema.plan
+        let first = plan.displayArgumentStarts[nodes[index].fieldID]
+        var context = DisplayContext(state: state, plan: plan, frame: enclosingFrame(of: index))
+        for position in 0..<count {
+            let program = plan.displayArguments[first + Int32(position)]
+            guard let value = try? Evaluator.run(plan.operations(of: program), in: &context) else { return false }
+            values[position] = value
         }
-        return values
+        return true
     }
 
     /// The frame of the struct a node's field belongs to.

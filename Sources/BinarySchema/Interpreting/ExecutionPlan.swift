@@ -92,8 +92,10 @@ final class ExecutionPlan: @unchecked Sendable {
     let parentSlots: Table<ParentSlot>
     /// Constants of fused comparisons.
     let constants: Table<Int64>
-    /// Program indices of each field's `@display` arguments, by field ID (cold: used when rendering).
-    let displayArguments: [Int: [Int32]]
+    /// Program indices of the fields' `@display` arguments: field `id`'s are
+    /// `displayArguments[displayArgumentStarts[id]..<displayArgumentStarts[id + 1]]`.
+    let displayArgumentStarts: Table<Int32>
+    let displayArguments: Table<Int32>
     /// Cold data for messages.
     let programTexts: [String]
     let referenceTexts: [String]
@@ -101,7 +103,7 @@ final class ExecutionPlan: @unchecked Sendable {
     init(structs structTypes: [StructType]) {
         var builder = Builder()
         var structs: [StructEntry] = []
-        var displayArguments: [Int: [Int32]] = [:]
+        var argumentsByField: [Int: [Int32]] = [:]
         for structure in structTypes {
             structs.append(StructEntry(fieldStart: Int32(builder.fields.count), fieldCount: Int32(structure.fields.count),
                                        isOffsetBase: structure.isOffsetBase))
@@ -116,7 +118,7 @@ final class ExecutionPlan: @unchecked Sendable {
                 let constraintPrograms = field.constraints.map { builder.program($0) }
                 builder.constraints.append(contentsOf: constraintPrograms)
                 if let format = field.displayFormat {
-                    displayArguments[field.id] = format.arguments.map { builder.program($0) }
+                    argumentsByField[field.id] = format.arguments.map { builder.program($0) }
                 }
                 let type = builder.type(field.type)
                 let entry = builder.types[Int(type)]
@@ -140,7 +142,16 @@ final class ExecutionPlan: @unchecked Sendable {
         referenceSlots = Table(builder.referenceSlots)
         parentSlots = Table(builder.parentSlots)
         constants = Table(builder.constants)
-        self.displayArguments = displayArguments
+        let fieldCount = structTypes.reduce(0) { max($0, ($1.fields.map(\.id).max() ?? -1) + 1) }
+        var argumentStarts: [Int32] = []
+        var arguments: [Int32] = []
+        for id in 0..<fieldCount {
+            argumentStarts.append(Int32(arguments.count))
+            arguments += argumentsByField[id] ?? []
+        }
+        argumentStarts.append(Int32(arguments.count))
+        displayArgumentStarts = Table(argumentStarts)
+        displayArguments = Table(arguments)
         programTexts = builder.programTexts
         referenceTexts = builder.referenceTexts
     }
@@ -158,6 +169,8 @@ final class ExecutionPlan: @unchecked Sendable {
         referenceSlots.free()
         parentSlots.free()
         constants.free()
+        displayArgumentStarts.free()
+        displayArguments.free()
     }
 
     /// The operations of program `index`.

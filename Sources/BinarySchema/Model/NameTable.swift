@@ -7,13 +7,50 @@ public final class NameTable: @unchecked Sendable {
     /// Start and end of each name in `text`: fields, then struct names, then abbreviations
     /// (start -1 for a struct that is no protocol layer).
     private let bounds: UnsafeMutablePointer<Int32>
-    /// Per field: its display hint, and whether it has a `@display` format.
+    /// Per field: its display hint.
     private let fieldDisplay: UnsafeMutablePointer<DisplayHint>
-    private let fieldHasFormat: UnsafeMutablePointer<Bool>
     private let fieldCount: Int
     private let structCount: Int
+    /// Every enum's cases sorted by value (the first name of a value), as value and name bounds
+    /// in `text`; `enumStarts[id]..<enumStarts[id + 1]` are enum `id`'s.
+    private let enumCases: UnsafeMutablePointer<EnumCaseEntry>
+    private let enumStarts: UnsafeMutablePointer<Int32>
+    private let enumCount: Int
+    /// Per field: where its `@display` pieces start in `pieceBounds` (pairs of bounds in `text`),
+    /// `fieldPieceStarts[id]..<fieldPieceStarts[id + 1]`.
+    private let fieldPieceStarts: UnsafeMutablePointer<Int32>
+    private let pieceBounds: UnsafeMutablePointer<Int32>
 
-    init(fields: [Field], structs: [StructType]) {
+    /// Every struct's `@summary` segments, flattened: struct `id`'s are
+    /// `summaries[summaryStarts[id]..<summaryStarts[id + 1]]`, their path steps in `summarySteps`.
+    private let summaries: UnsafeMutablePointer<SummaryEntry>
+    private let summaryStarts: UnsafeMutablePointer<Int32>
+    private let summarySteps: UnsafeMutablePointer<SummaryStepEntry>
+
+    /// One ``SummarySegment`` as plain values: its literal text and path point into the table.
+    package struct SummaryEntry {
+        package let literalStart: Int32
+        package let literalEnd: Int32
+        package let stepStart: Int32
+        package let stepCount: Int32
+        package let firstSlot: Int32
+        package let lengthOnly: Bool
+    }
+
+    /// A path step: an array element (`position` >= 0) or a field by name.
+    package struct SummaryStepEntry {
+        package let position: Int32
+        package let nameStart: Int32
+        package let nameEnd: Int32
+    }
+
+    private struct EnumCaseEntry {
+        let value: Int64
+        let start: Int32
+        let end: Int32
+    }
+
+    init(fields: [Field], structs: [StructType], enums: [EnumType]) {
         var bytes: [UInt8] = []
         var pairs: [Int32] = []
         func add(_ name: String?) {
@@ -30,21 +67,150 @@ public final class NameTable: @unchecked Sendable {
         structs.forEach { add($0.protocolAbbreviation) }
         fieldCount = fields.count
         structCount = structs.count
+        func append(_ text: String) -> (Int32, Int32) {
+            let start = Int32(truncatingIfNeeded: bytes.count)
+            bytes.append(contentsOf: text.utf8)
+            return (start, Int32(truncatingIfNeeded: bytes.count))
+        }
+        var cases: [EnumCaseEntry] = []
+        var starts: [Int32] = []
+        for enumeration in enums {
+            starts.append(Int32(truncatingIfNeeded: cases.count))
+            var seen: Set<Int64> = []
+            let unique = enumeration.cases.filter { seen.insert($0.value).inserted }
+            for entry in unique.sorted(by: { $0.value < $1.value }) {
+                let (start, end) = append(entry.name)
+                cases.append(EnumCaseEntry(value: entry.value, start: start, end: end))
+            }
+        }
+        starts.append(Int32(truncatingIfNeeded: cases.count))
+        enumCount = enums.count
+        enumCases = .allocate(capacity: max(1, cases.count))
+        enumCases.initialize(from: cases, count: cases.count)
+        enumStarts = .allocate(capacity: starts.count)
+        enumStarts.initialize(from: starts, count: starts.count)
+        var summaryEntries: [SummaryEntry] = []
+        var summaryStartList: [Int32] = []
+        var steps: [SummaryStepEntry] = []
+        for structure in structs {
+            summaryStartList.append(Int32(truncatingIfNeeded: summaryEntries.count))
+            for segment in structure.summarySegments {
+                let (literalStart, literalEnd) = append(segment.literal)
+                let stepStart = Int32(truncatingIfNeeded: steps.count)
+                for step in segment.path {
+                    switch step {
+                    case .element(let position):
+                        steps.append(SummaryStepEntry(position: Int32(clamping: position), nameStart: 0, nameEnd: 0))
+                    case .field(let name):
+                        let (start, end) = append(name)
+                        steps.append(SummaryStepEntry(position: -1, nameStart: start, nameEnd: end))
+                    }
+                }
+                summaryEntries.append(SummaryEntry(
+                    literalStart: literalStart, literalEnd: literalEnd, stepStart: stepStart,
+                    stepCount: Int32(truncatingIfNeeded: segment.path.count), firstSlot: Int32(clamping: segment.firstSlot),
+                    lengthOnly: segment.lengthOnly))
+            }
+        }
+        summaryStartList.append(Int32(truncatingIfNeeded: summaryEntries.count))
+        summaries = .allocate(capacity: max(1, summaryEntries.count))
+        summaries.initialize(from: summaryEntries, count: summaryEntries.count)
+        summaryStarts = .allocate(capacity: summaryStartList.count)
+        summaryStarts.initialize(from: summaryStartList, count: summaryStartList.count)
+        summarySteps = .allocate(capacity: max(1, steps.count))
+        summarySteps.initialize(from: steps, count: steps.count)
+        var pieceStarts: [Int32] = []
+        var pieces: [Int32] = []
+        for field in fields {
+            pieceStarts.append(Int32(truncatingIfNeeded: pieces.count / 2))
+            for piece in field.displayPieces {
+                let (start, end) = append(piece)
+                pieces += [start, end]
+            }
+        }
+        pieceStarts.append(Int32(truncatingIfNeeded: pieces.count / 2))
+        fieldPieceStarts = .allocate(capacity: pieceStarts.count)
+        fieldPieceStarts.initialize(from: pieceStarts, count: pieceStarts.count)
+        pieceBounds = .allocate(capacity: max(1, pieces.count))
+        pieceBounds.initialize(from: pieces, count: pieces.count)
         text = .allocate(capacity: max(1, bytes.count))
         text.initialize(from: bytes, count: bytes.count)
         bounds = .allocate(capacity: max(1, pairs.count))
         bounds.initialize(from: pairs, count: pairs.count)
         fieldDisplay = .allocate(capacity: max(1, fields.count))
         fieldDisplay.initialize(from: fields.map(\.display), count: fields.count)
-        fieldHasFormat = .allocate(capacity: max(1, fields.count))
-        fieldHasFormat.initialize(from: fields.map { !$0.displayPieces.isEmpty }, count: fields.count)
     }
 
     deinit {
         text.deallocate()
         bounds.deallocate()
         fieldDisplay.deallocate()
-        fieldHasFormat.deallocate()
+        enumCases.deallocate()
+        enumStarts.deallocate()
+        fieldPieceStarts.deallocate()
+        pieceBounds.deallocate()
+        summaries.deallocate()
+        summaryStarts.deallocate()
+        summarySteps.deallocate()
+    }
+
+    /// Struct `id`'s summary segments (empty without `@summary`, or for an ID out of range).
+    package func summary(ofStruct id: Int) -> UnsafeBufferPointer<SummaryEntry> {
+        guard id >= 0, id < structCount else { return UnsafeBufferPointer(start: summaries, count: 0) }
+        let start = Int(summaryStarts[id])
+        return UnsafeBufferPointer(start: summaries + start, count: Int(summaryStarts[id + 1]) - start)
+    }
+
+    /// A segment's literal text.
+    package func literal(of entry: SummaryEntry) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: text + Int(entry.literalStart), count: Int(entry.literalEnd - entry.literalStart))
+    }
+
+    /// A segment's path steps.
+    package func steps(of entry: SummaryEntry) -> UnsafeBufferPointer<SummaryStepEntry> {
+        UnsafeBufferPointer(start: summarySteps + Int(entry.stepStart), count: Int(entry.stepCount))
+    }
+
+    /// Whether field `id` has the name a path step names.
+    package func field(_ id: Int, isNamedAs step: SummaryStepEntry) -> Bool {
+        let stored = fieldName(id)
+        let length = Int(step.nameEnd - step.nameStart)
+        guard stored.count == length else { return false }
+        let name = text + Int(step.nameStart)
+        for position in 0..<length where stored[position] != name[position] { return false }
+        return true
+    }
+
+    /// The name of enum `id`'s case for `value`, or nil for a value it does not list (or an ID out of range).
+    public func caseName(ofEnum id: Int, value: Int64) -> UnsafeBufferPointer<UInt8>? {
+        guard id >= 0, id < enumCount else { return nil }
+        var low = Int(enumStarts[id])
+        var high = Int(enumStarts[id + 1])
+        while low < high {
+            let middle = (low + high) / 2
+            let entry = enumCases[middle]
+            if entry.value == value {
+                return UnsafeBufferPointer(start: text + Int(entry.start), count: Int(entry.end - entry.start))
+            }
+            if entry.value < value { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// How many literal pieces the field's `@display` format has (arguments go between them); 0 without one.
+    public func displayPieceCount(field id: Int) -> Int {
+        guard id >= 0, id < fieldCount else { return 0 }
+        return Int(fieldPieceStarts[id + 1] - fieldPieceStarts[id])
+    }
+
+    /// Piece `position` of the field's `@display` format.
+    public func displayPiece(field id: Int, _ position: Int) -> UnsafeBufferPointer<UInt8> {
+        guard id >= 0, id < fieldCount, position >= 0, position < displayPieceCount(field: id) else {
+            return UnsafeBufferPointer(start: text, count: 0)
+        }
+        let pair = 2 * (Int(fieldPieceStarts[id]) + position)
+        let start = Int(pieceBounds[pair])
+        return UnsafeBufferPointer(start: text + start, count: Int(pieceBounds[pair + 1]) - start)
     }
 
     @inline(__always)
@@ -80,12 +246,6 @@ public final class NameTable: @unchecked Sendable {
     public func display(ofField id: Int) -> DisplayHint {
         guard id >= 0, id < fieldCount else { return .automatic }
         return fieldDisplay[id]
-    }
-
-    /// Whether the field has a `@display("…{}…", …)` format.
-    @inline(__always)
-    public func hasDisplayFormat(field id: Int) -> Bool {
-        id >= 0 && id < fieldCount && fieldHasFormat[id]
     }
 
     /// Whether the field is named `name`.

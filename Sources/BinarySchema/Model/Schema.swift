@@ -17,7 +17,7 @@ public final class Schema: Sendable {
         self.structs = structs
         self.enums = enums
         self.fields = fields
-        self.names = NameTable(fields: fields, structs: structs)
+        self.names = NameTable(fields: fields, structs: structs, enums: enums)
         var byName: [String: Int] = [:]
         var links: [Int: Int] = [:]
         for structure in structs {

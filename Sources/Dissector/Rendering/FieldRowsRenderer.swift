@@ -30,10 +30,18 @@ public struct FieldRowsRenderer {
 
     /// Appends the rows, the last one without a newline.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
-        let layout = Layout(dissection)
-        let paths = PathTable(dissection)
+        render(dissection, frame: frame, into: &sink, scratch: RenderScratch())
+    }
+
+    func render(_ dissection: Dissection, frame: FrameInfo, into sink: inout TextSink, scratch: RenderScratch) {
+        let layout = Layout(dissection, scratch: scratch)
+        let paths = PathTable(dissection, scratch: scratch)
+        defer {
+            scratch.keep(layout)
+            scratch.keep(paths)
+        }
         let style = Style(enabled: options.color)
-        let errorNode = dissection.error?.node ?? -1
+        let errorNode = dissection.errorNode
         var widest = 12
         for index in dissection.nodes.indices {
             widest = max(widest, paths.length(of: index) + 2 * layout.depths[index])
@@ -49,7 +57,7 @@ public struct FieldRowsRenderer {
         sink.append("value" as StaticString)
         var shownBytes = -1..<(-1)
         var gaps = layout.gaps[...]
-        var value = TextSink(capacity: 256)
+        var value = scratch.value
         for index in dissection.nodes.indices {
             let node = dissection.nodes[index]
             // Bytes no field claims before this node get their rows first.

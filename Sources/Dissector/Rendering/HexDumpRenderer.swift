@@ -23,18 +23,26 @@ public struct HexDumpRenderer {
 
     /// Appends the dump, the last line without a newline.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
-        let layout = Layout(dissection)
-        let paths = PathTable(dissection)
+        render(dissection, frame: frame, into: &sink, scratch: RenderScratch())
+    }
+
+    func render(_ dissection: Dissection, frame: FrameInfo, into sink: inout TextSink, scratch: RenderScratch) {
+        let layout = Layout(dissection, scratch: scratch)
+        let paths = PathTable(dissection, scratch: scratch)
+        defer {
+            scratch.keep(layout)
+            scratch.keep(paths)
+        }
         let style = Style(enabled: options.color)
         let bytes = dissection.bytes
-        let errorNode = dissection.error?.node ?? -1
+        let errorNode = dissection.errorNode
         let pathWidth = min(36, (layout.leaves.map { paths.length(of: $0) }.max() ?? 8) + 2)
         let valueColumn = 6 + 7 + pathWidth
         let valueWidth = max(20, options.width - valueColumn)
         frame.writeHeading(layout, style: style, into: &sink)
         var leaves = layout.leaves[...]
         var gaps = layout.gaps[...]
-        var value = TextSink(capacity: 128)
+        var value = scratch.value
         var lineStart = 0
         repeat {
             let lineEnd = min(lineStart + 16, bytes.count)

@@ -16,7 +16,12 @@ public struct JSONRenderer {
 
     /// Appends the object, without a newline.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
-        let layout = Layout(dissection)
+        render(dissection, frame: frame, into: &sink, scratch: RenderScratch())
+    }
+
+    func render(_ dissection: Dissection, frame: FrameInfo, into sink: inout TextSink, scratch: RenderScratch) {
+        let layout = Layout(dissection, scratch: scratch)
+        defer { scratch.keep(layout) }
         sink.append(byte: UInt8(ascii: "{"))
         if let number = frame.number {
             sink.append("\"frame\":" as StaticString)
@@ -40,12 +45,13 @@ public struct JSONRenderer {
             sink.appendJSONString(dissection.structType(of: layer)?.protocolAbbreviation ?? "")
         }
         sink.append("],\"fields\":[" as StaticString)
-        var scratch = TextSink(capacity: 256)
-        let paths = PathTable(dissection)
+        var value = scratch.value
+        let paths = PathTable(dissection, scratch: scratch)
+        defer { scratch.keep(paths) }
         let names = dissection.schema.names
         for index in dissection.nodes.indices {
             if index > 0 { sink.append(byte: UInt8(ascii: ",")) }
-            field(index, dissection, layout, paths, names, &sink, &scratch)
+            field(index, dissection, layout, paths, names, &sink, &value)
         }
         sink.append("],\"gaps\":[" as StaticString)
         for (position, gap) in layout.gaps.enumerated() {
@@ -82,7 +88,7 @@ public struct JSONRenderer {
     private func field(_ index: Int, _ dissection: Dissection, _ layout: Layout, _ paths: PathTable, _ names: NameTable,
                        _ sink: inout TextSink, _ scratch: inout TextSink) {
         let node = dissection.nodes[index]
-        let isError = dissection.error?.node == index
+        let isError = dissection.errorNode == index
         sink.append("{\"path\":\"" as StaticString)
         // Paths and names are identifiers: nothing in them needs escaping.
         paths.write(index, into: &sink)

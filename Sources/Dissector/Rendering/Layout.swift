@@ -26,12 +26,14 @@ struct Layout {
     let depths: [Int]
 
     /// `layersOnly` finds just the layers (for one-line summaries), leaving the per-node and
-    /// per-byte tables empty.
-    init(_ dissection: Dissection, layersOnly: Bool = false) {
+    /// per-byte tables empty. With `scratch`, the tables reuse the memory of an earlier frame's
+    /// (give them back with ``RenderScratch/keep(_:)-layout``).
+    init(_ dissection: Dissection, layersOnly: Bool = false, scratch: RenderScratch? = nil) {
         self.dissection = dissection
         let nodes = dissection.nodes
         let names = dissection.schema.names
-        var layers: [Int] = []
+        var (leaves, leafOrdinals, isLayer, owners, gaps, layers, depths) = scratch?.takeLayoutTables()
+            ?? ([], [], [], [], [], [], [])
         if layersOnly {
             for index in nodes.indices {
                 if case .structure(let structID) = nodes[index].kind, names.protocolAbbreviation(Int(structID)) != nil {
@@ -39,20 +41,19 @@ struct Layout {
                 }
             }
             self.layers = layers
-            leaves = []
-            leafOrdinals = []
-            isLayer = []
-            owners = []
-            gaps = []
-            depths = []
+            self.leaves = leaves
+            self.leafOrdinals = leafOrdinals
+            self.isLayer = isLayer
+            self.owners = owners
+            self.gaps = gaps
+            self.depths = depths
             return
         }
-        let errorNode = dissection.error?.node
-        var leaves: [Int] = []
-        var leafOrdinals = Array(repeating: -1, count: nodes.count)
-        var isLayer = Array(repeating: false, count: nodes.count)
-        var depths = Array(repeating: 0, count: nodes.count)
-        var owners = Array(repeating: -1, count: dissection.bytes.count)
+        let errorNode = dissection.errorNode
+        leafOrdinals.append(contentsOf: repeatElement(-1, count: nodes.count))
+        isLayer.append(contentsOf: repeatElement(false, count: nodes.count))
+        depths.append(contentsOf: repeatElement(0, count: nodes.count))
+        owners.append(contentsOf: repeatElement(-1, count: dissection.bytes.count))
         for index in nodes.indices {
             let node = nodes[index]
             var isProtocol = false
@@ -73,28 +74,34 @@ struct Layout {
             leaves.append(index)
             let start = min(node.byteOffset, owners.count)
             let end = min(node.byteOffset + node.byteLength, owners.count)
-            for byte in start..<max(start, end) where owners[byte] < 0 || !node.isBitField { owners[byte] = index }
+            guard start < end else { continue }
+            let isBitField = node.isBitField
+            // `start..<end` lies inside the buffer (clamped above): no per-byte checks needed.
+            owners.withUnsafeMutableBufferPointer { owners in
+                for byte in start..<end where owners[byte] < 0 || !isBitField { owners[byte] = index }
+            }
         }
         var unparsedFrom = Int.max
-        if let errorNode, errorNode < nodes.count {
+        if errorNode >= 0, errorNode < nodes.count {
             let node = nodes[errorNode]
             unparsedFrom = node.byteOffset + node.byteLength
         }
-        var gaps: [Gap] = []
         var start: Int?
-        for byte in 0...owners.count {
-            let owned = byte == owners.count || owners[byte] >= 0
-            if owned, let begin = start {
-                // A gap that straddles the end of the failing field splits into unclaimed and unparsed parts.
-                if begin < unparsedFrom, byte > unparsedFrom {
-                    gaps.append(Gap(range: begin..<unparsedFrom, unparsed: false))
-                    gaps.append(Gap(range: unparsedFrom..<byte, unparsed: true))
-                } else {
-                    gaps.append(Gap(range: begin..<byte, unparsed: begin >= unparsedFrom))
+        owners.withUnsafeBufferPointer { owners in
+            for byte in 0...owners.count {
+                let owned = byte == owners.count || owners[byte] >= 0
+                if owned, let begin = start {
+                    // A gap that straddles the end of the failing field splits into unclaimed and unparsed parts.
+                    if begin < unparsedFrom, byte > unparsedFrom {
+                        gaps.append(Gap(range: begin..<unparsedFrom, unparsed: false))
+                        gaps.append(Gap(range: unparsedFrom..<byte, unparsed: true))
+                    } else {
+                        gaps.append(Gap(range: begin..<byte, unparsed: begin >= unparsedFrom))
+                    }
+                    start = nil
+                } else if !owned, start == nil {
+                    start = byte
                 }
-                start = nil
-            } else if !owned, start == nil {
-                start = byte
             }
         }
         self.leaves = leaves
@@ -139,16 +146,21 @@ struct Layout {
     func label(_ index: Int) -> String { dissection.name(of: index) }
 
     /// The one-line summary of a protocol layer: its `@summary` with placeholders filled (`?` for
-    /// a field not read), or its name; `name` styles the layer's name.
-    func writeSummary(of layer: Int, into sink: inout TextSink, name: (String) -> String = { $0 }) {
-        guard let structure = dissection.structType(of: layer) else { return }
-        sink.append(name(structure.name))
-        guard !structure.summarySegments.isEmpty else { return }
+    /// a field not read), or its name; `styled` wraps the layer's name in the heading style.
+    func writeSummary(of layer: Int, into sink: inout TextSink, style: Style? = nil) {
+        guard case .structure(let structID) = dissection.nodes[layer].kind else { return }
+        let names = dissection.schema.names
+        if let style, style.enabled { style.beginHeading(into: &sink) }
+        sink.append(contentsOf: names.structName(Int(structID)))
+        if let style, style.enabled { style.end(into: &sink) }
+        let segments = names.summary(ofStruct: Int(structID))
+        guard !segments.isEmpty else { return }
         sink.append(byte: UInt8(ascii: " "))
-        for segment in structure.summarySegments {
-            sink.append(segment.literal)
-            guard !segment.path.isEmpty else { continue }
-            if let node = find(segment, below: layer), node != dissection.error?.node {
+        for segment in segments {
+            sink.append(contentsOf: names.literal(of: segment))
+            let steps = names.steps(of: segment)
+            guard !steps.isEmpty else { continue }
+            if let node = find(segment, steps, below: layer), node != dissection.errorNode {
                 if segment.lengthOnly {
                     sink.appendDecimal(dissection.nodes[node].byteLength)
                 } else {
@@ -161,26 +173,23 @@ struct Layout {
     }
 
     /// The node a summary placeholder names below `layer`: its first step by slot, the rest by name.
-    func find(_ segment: SummarySegment, below layer: Int) -> Int? {
-        guard segment.firstSlot >= 0 else { return find(segment.path[...], below: layer) }
-        guard let first = dissection.fieldNode(ofStruct: layer, slot: segment.firstSlot) else { return nil }
-        return find(segment.path.dropFirst(), below: first)
-    }
-
-    /// The node at a path (`flags.rcode`, `questions[0].name`) below `root`.
-    func find(_ path: ArraySlice<SummarySegment.Step>, below root: Int) -> Int? {
+    private func find(_ segment: NameTable.SummaryEntry, _ steps: UnsafeBufferPointer<NameTable.SummaryStepEntry>,
+                      below layer: Int) -> Int? {
+        var current = layer
+        var remaining = steps[...]
+        if segment.firstSlot >= 0 {
+            guard let first = dissection.fieldNode(ofStruct: layer, slot: Int(segment.firstSlot)) else { return nil }
+            current = first
+            remaining = remaining.dropFirst()
+        }
         let names = dissection.schema.names
-        var current = root
-        for step in path {
+        let nodes = dissection.nodes
+        for step in remaining {
             let found: Int?
-            switch step {
-            case .element(let position):
-                found = child(of: current) { $1 == position }
-            case .field(let name):
-                found = child(of: current) { node, _ in
-                    let fieldID = Int(dissection.nodes[node].fieldID)
-                    return names.field(fieldID, isNamed: name)
-                }
+            if step.position >= 0 {
+                found = child(of: current) { $1 == Int(step.position) }
+            } else {
+                found = child(of: current) { node, _ in names.field(Int(nodes[node].fieldID), isNamedAs: step) }
             }
             guard let found else { return nil }
             current = found

@@ -7,12 +7,22 @@ struct PathTable {
     private var starts: [Int32]
     private var ends: [Int32]
 
-    init(_ dissection: Dissection) {
+    /// With `scratch`, the table reuses the memory of an earlier frame's (give it back with
+    /// ``RenderScratch/keep(_:)-paths``).
+    init(_ dissection: Dissection, scratch: RenderScratch? = nil) {
         let nodes = dissection.nodes
         let names = dissection.schema.names
-        text = TextSink(capacity: nodes.count * 24)
-        starts = Array(repeating: 0, count: nodes.count)
-        ends = Array(repeating: 0, count: nodes.count)
+        if let scratch {
+            text = scratch.pathText
+            text.removeAll()
+            (starts, ends) = scratch.takePathTables()
+        } else {
+            text = TextSink(capacity: nodes.count * 24)
+            starts = []
+            ends = []
+        }
+        starts.append(contentsOf: repeatElement(0, count: nodes.count))
+        ends.append(contentsOf: repeatElement(0, count: nodes.count))
         for index in nodes.indices {
             let node = nodes[index]
             let start = text.count
@@ -46,6 +56,9 @@ struct PathTable {
             sink.append(byte: UInt8(ascii: "?"))
         }
     }
+
+    /// The start and end tables, for reuse.
+    var tables: (starts: [Int32], ends: [Int32]) { (starts, ends) }
 
     /// Characters (UTF-8 bytes; names are ASCII identifiers) in the node's path.
     func length(of index: Int) -> Int { Int(ends[index]) - Int(starts[index]) }

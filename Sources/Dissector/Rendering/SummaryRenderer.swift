@@ -18,7 +18,12 @@ public struct SummaryRenderer {
 
     /// Appends the line, without a newline.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
-        let layout = Layout(dissection, layersOnly: true)
+        render(dissection, frame: frame, into: &sink, scratch: RenderScratch())
+    }
+
+    func render(_ dissection: Dissection, frame: FrameInfo, into sink: inout TextSink, scratch: RenderScratch) {
+        let layout = Layout(dissection, layersOnly: true, scratch: scratch)
+        defer { scratch.keep(layout) }
         let style = Style(enabled: options.color)
         if let number = frame.number {
             sink.appendDecimal(number)
@@ -29,9 +34,9 @@ public struct SummaryRenderer {
             sink.append(byte: UInt8(ascii: " "))
         }
         var wroteLayer = false
-        for layer in layout.layers where dissection.error?.node != layer {
+        for layer in layout.layers where dissection.errorNode != layer {
             if wroteLayer { sink.append(" · " as StaticString) }
-            layout.writeSummary(of: layer, into: &sink, name: style.heading)
+            layout.writeSummary(of: layer, into: &sink, style: style)
             wroteLayer = true
         }
         if !wroteLayer, let root = dissection.structType(of: 0) { sink.append(style.heading(root.name)) }

@@ -23,14 +23,19 @@ public struct TreeRenderer {
 
     /// Appends the lines, the last one without a newline.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
-        let layout = Layout(dissection)
+        render(dissection, frame: frame, into: &sink, scratch: RenderScratch())
+    }
+
+    func render(_ dissection: Dissection, frame: FrameInfo, into sink: inout TextSink, scratch: RenderScratch) {
+        let layout = Layout(dissection, scratch: scratch)
+        defer { scratch.keep(layout) }
         let style = Style(enabled: options.color)
         let names = dissection.schema.names
         frame.writeHeading(layout, style: style, into: &sink)
-        var line = TextSink(capacity: 256)
+        var line = scratch.line
         for index in dissection.nodes.indices {
             let node = dissection.nodes[index]
-            let isError = dissection.error?.node == index
+            let isError = dissection.errorNode == index
             line.removeAll()
             if layout.isLayer[index], !isError {
                 let structure = dissection.structType(of: index)
@@ -44,7 +49,8 @@ public struct TreeRenderer {
                 if let structure, !structure.summarySegments.isEmpty {
                     line.append(": " as StaticString)
                     // The summary without the layer's name, which the line already starts with.
-                    var summary = TextSink(capacity: 128)
+                    var summary = scratch.value
+                    summary.removeAll()
                     layout.writeSummary(of: index, into: &summary)
                     let skip = min(summary.count, structure.name.utf8.count + 1)
                     line.append(contentsOf: UnsafeBufferPointer(rebasing: summary.bytes[skip...]))

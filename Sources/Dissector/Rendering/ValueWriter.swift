@@ -5,18 +5,25 @@ import BinarySchema
 enum ValueWriter {
     /// The node's text: its `@display` format filled in when it has one, else its value.
     static func writeDisplay(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
-        guard dissection.schema.names.hasDisplayFormat(field: Int(dissection.nodes[index].fieldID)),
-              let field = dissection.field(of: index),
-              let arguments = dissection.displayArguments(of: index) else {
+        let names = dissection.schema.names
+        let fieldID = Int(dissection.nodes[index].fieldID)
+        let pieces = names.displayPieceCount(field: fieldID)
+        guard pieces > 0 else {
             writeValue(dissection, index, into: &sink)
             return
         }
-        var remaining = arguments[...]
-        for (position, piece) in field.displayPieces.enumerated() {
-            if position > 0 {
-                if let argument = remaining.popFirst() { sink.appendDecimal(argument) } else { sink.append("{}" as StaticString) }
+        let count = dissection.displayArgumentCount(of: index)
+        withUnsafeTemporaryAllocation(of: Int64.self, capacity: max(1, count)) { arguments in
+            guard count == 0 || dissection.displayArguments(of: index, into: arguments) else {
+                writeValue(dissection, index, into: &sink)
+                return
             }
-            sink.append(piece)
+            for position in 0..<pieces {
+                if position > 0 {
+                    if position - 1 < count { sink.appendDecimal(arguments[position - 1]) } else { sink.append("{}" as StaticString) }
+                }
+                sink.append(contentsOf: names.displayPiece(field: fieldID, position))
+            }
         }
     }
 
@@ -41,7 +48,11 @@ enum ValueWriter {
             default: raw = nil
             }
             if let raw {
-                sink.append(dissection.schema.enums[Int(enumID)].caseName(for: raw) ?? "unknown")
+                if let name = dissection.schema.names.caseName(ofEnum: Int(enumID), value: raw) {
+                    sink.append(contentsOf: name)
+                } else {
+                    sink.append("unknown" as StaticString)
+                }
                 sink.append(" (" as StaticString)
                 writeInteger(node.value, hint: hint == .hex ? .hex : .decimal, bits: node.bitWidth, into: &sink)
                 sink.append(byte: UInt8(ascii: ")"))

@@ -38,3 +38,27 @@ public enum View: String, CaseIterable, Sendable {
         }
     }
 }
+
+/// Renders frame after frame in one view, reusing its working memory: the streaming form for
+/// captures. Use one per thread.
+public final class ViewRenderer {
+    public let view: View
+    public let options: RenderOptions
+    private let scratch = RenderScratch()
+
+    public init(view: View, options: RenderOptions = RenderOptions()) {
+        self.view = view
+        self.options = options
+    }
+
+    /// Appends `dissection` in the view to `sink`, without a final newline.
+    public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(), into sink: inout TextSink) {
+        switch view {
+        case .fields: FieldRowsRenderer(options: options).render(dissection, frame: frame, into: &sink, scratch: scratch)
+        case .hex: HexDumpRenderer(options: options).render(dissection, frame: frame, into: &sink, scratch: scratch)
+        case .tree: TreeRenderer(options: options).render(dissection, frame: frame, into: &sink, scratch: scratch)
+        case .json: JSONRenderer().render(dissection, frame: frame, into: &sink, scratch: scratch)
+        case .summary: SummaryRenderer(options: options).render(dissection, frame: frame, into: &sink, scratch: scratch)
+        }
+    }
+}
