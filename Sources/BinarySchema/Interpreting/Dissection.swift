@@ -248,6 +248,10 @@ public struct FieldNodes: RandomAccessCollection {
         precondition(index >= 0 && index < count, "node index \(index) out of range 0..<\(count)")
         return store.nodes[index]
     }
+
+    /// The nodes in place, for loops over every node that read a field or two of each: valid
+    /// while the dissection is.
+    package var buffer: UnsafeBufferPointer<FieldNode> { UnsafeBufferPointer(start: store.nodes, count: count) }
 }
 
 /// The result of walking a schema over a buffer: every field read, in pre-order,

@@ -50,36 +50,42 @@ struct Layout {
             return
         }
         let errorNode = dissection.errorNode
-        leafOrdinals.append(contentsOf: repeatElement(-1, count: nodes.count))
-        isLayer.append(contentsOf: repeatElement(false, count: nodes.count))
-        depths.append(contentsOf: repeatElement(0, count: nodes.count))
+        let nodeBuffer = nodes.buffer
+        leafOrdinals.append(contentsOf: repeatElement(-1, count: nodeBuffer.count))
+        isLayer.append(contentsOf: repeatElement(false, count: nodeBuffer.count))
+        depths.append(contentsOf: repeatElement(0, count: nodeBuffer.count))
         owners.append(contentsOf: repeatElement(-1, count: dissection.bytes.count))
-        for index in nodes.indices {
-            let node = nodes[index]
-            var isProtocol = false
-            if case .structure(let structID) = node.kind, names.protocolAbbreviation(Int(structID)) != nil {
-                isProtocol = true
-                layers.append(index)
-                isLayer[index] = true
-            }
-            let parent = Int(node.parent)
-            depths[index] = isProtocol || parent < 0 ? 0 : depths[parent] + 1
-            let isContainer: Bool
-            switch node.kind {
-            case .structure, .array: isContainer = index != errorNode
-            default: isContainer = false
-            }
-            if isContainer { continue }
-            leafOrdinals[index] = leaves.count
-            leaves.append(index)
-            let start = min(node.byteOffset, owners.count)
-            let end = min(node.byteOffset + node.byteLength, owners.count)
-            guard start < end else { continue }
-            let isBitField = node.isBitField
-            // `start..<end` lies inside the buffer (clamped above): no per-byte checks needed.
-            owners.withUnsafeMutableBufferPointer { owners in
+        // Every table has a row per node (or byte, for owners): indices below stay inside them.
+        leafOrdinals.withUnsafeMutableBufferPointer { leafOrdinals in
+        isLayer.withUnsafeMutableBufferPointer { isLayer in
+        depths.withUnsafeMutableBufferPointer { depths in
+        owners.withUnsafeMutableBufferPointer { owners in
+            for index in nodeBuffer.indices {
+                var isProtocol = false
+                let kind = nodeBuffer[index].kind
+                if case .structure(let structID) = kind, names.protocolAbbreviation(Int(structID)) != nil {
+                    isProtocol = true
+                    layers.append(index)
+                    isLayer[index] = true
+                }
+                let parent = Int(nodeBuffer[index].parent)
+                depths[index] = isProtocol || parent < 0 || parent >= index ? 0 : depths[parent] + 1
+                switch kind {
+                case .structure, .array: if index != errorNode { continue }
+                default: break
+                }
+                leafOrdinals[index] = leaves.count
+                leaves.append(index)
+                let byteOffset = nodeBuffer[index].byteOffset
+                let start = min(byteOffset, owners.count)
+                let end = min(byteOffset + nodeBuffer[index].byteLength, owners.count)
+                guard start < end else { continue }
+                let isBitField = nodeBuffer[index].isBitField
                 for byte in start..<end where owners[byte] < 0 || !isBitField { owners[byte] = index }
             }
+        }
+        }
+        }
         }
         var unparsedFrom = Int.max
         if errorNode >= 0, errorNode < nodes.count {

@@ -21,24 +21,31 @@ struct PathTable {
             starts = []
             ends = []
         }
-        starts.append(contentsOf: repeatElement(0, count: nodes.count))
-        ends.append(contentsOf: repeatElement(0, count: nodes.count))
-        for index in nodes.indices {
-            let node = nodes[index]
-            let start = text.count
-            let parent = Int(node.parent)
-            if case .structure(let structID) = node.kind, let abbreviation = names.protocolAbbreviation(Int(structID)) {
-                // A protocol layer starts a new path.
-                text.append(contentsOf: abbreviation)
-            } else if parent < 0 || parent >= index {
-                Self.appendName(of: node, names, into: &text)
-            } else {
-                text.appendCopy(Int(starts[parent])..<Int(ends[parent]))
-                if node.arrayIndex < 0 { text.append(byte: UInt8(ascii: ".")) }
-                Self.appendName(of: node, names, into: &text)
+        let nodeBuffer = nodes.buffer
+        starts.append(contentsOf: repeatElement(0, count: nodeBuffer.count))
+        ends.append(contentsOf: repeatElement(0, count: nodeBuffer.count))
+        var text = self.text
+        // Both tables have a row per node, and a parent comes before its children.
+        starts.withUnsafeMutableBufferPointer { starts in
+        ends.withUnsafeMutableBufferPointer { ends in
+            for index in nodeBuffer.indices {
+                let node = nodeBuffer[index]
+                let start = text.count
+                let parent = Int(node.parent)
+                if case .structure(let structID) = node.kind, let abbreviation = names.protocolAbbreviation(Int(structID)) {
+                    // A protocol layer starts a new path.
+                    text.append(contentsOf: abbreviation)
+                } else if parent < 0 || parent >= index {
+                    Self.appendName(of: node, names, into: &text)
+                } else {
+                    text.appendCopy(Int(starts[parent])..<Int(ends[parent]))
+                    if node.arrayIndex < 0 { text.append(byte: UInt8(ascii: ".")) }
+                    Self.appendName(of: node, names, into: &text)
+                }
+                starts[index] = Int32(truncatingIfNeeded: start)
+                ends[index] = Int32(truncatingIfNeeded: text.count)
             }
-            starts[index] = Int32(truncatingIfNeeded: start)
-            ends[index] = Int32(truncatingIfNeeded: text.count)
+        }
         }
     }
 

@@ -2,15 +2,15 @@
 /// table and small line buffers, so a stream of frames allocates nothing per frame. Used by one
 /// thread at a time; ``ViewRenderer`` keeps one.
 final class RenderScratch {
-    private var leaves: [Int] = []
-    private var leafOrdinals: [Int] = []
-    private var isLayer: [Bool] = []
-    private var owners: [Int] = []
-    private var gaps: [Layout.Gap] = []
-    private var layers: [Int] = []
-    private var depths: [Int] = []
-    private var pathStarts: [Int32] = []
-    private var pathEnds: [Int32] = []
+    @exclusivity(unchecked) private var leaves: [Int] = []
+    @exclusivity(unchecked) private var leafOrdinals: [Int] = []
+    @exclusivity(unchecked) private var isLayer: [Bool] = []
+    @exclusivity(unchecked) private var owners: [Int] = []
+    @exclusivity(unchecked) private var gaps: [Layout.Gap] = []
+    @exclusivity(unchecked) private var layers: [Int] = []
+    @exclusivity(unchecked) private var depths: [Int] = []
+    @exclusivity(unchecked) private var pathStarts: [Int32] = []
+    @exclusivity(unchecked) private var pathEnds: [Int32] = []
     /// Text of the paths.
     let pathText = TextSink(capacity: 4096)
     /// A line or a value being composed before it is measured, wrapped or escaped.

@@ -36,7 +36,13 @@ public struct TextSink {
         func append(_ source: UnsafeRawBufferPointer) {
             guard let address = source.baseAddress, !source.isEmpty else { return }
             reserve(source.count)
-            (base + count).update(from: address.assumingMemoryBound(to: UInt8.self), count: source.count)
+            let from = address.assumingMemoryBound(to: UInt8.self)
+            // Most appends are a name or a few digits: a loop beats a call to memmove for those.
+            if source.count <= 16 {
+                for position in 0..<source.count { base[count + position] = from[position] }
+            } else {
+                (base + count).update(from: from, count: source.count)
+            }
             count += source.count
         }
 
@@ -81,6 +87,7 @@ public struct TextSink {
     @inline(__always)
     mutating func append(byte: UInt8) { storage.append(byte) }
 
+    @inline(__always)
     mutating func append(contentsOf data: UnsafeBufferPointer<UInt8>) {
         storage.append(UnsafeRawBufferPointer(data))
     }
@@ -180,8 +187,10 @@ public struct TextSink {
     mutating func appendOffset(_ offset: Int) {
         var digits = 4
         while digits < 16, offset >> (digits * 4) != 0 { digits += 1 }
-        for position in stride(from: digits - 1, through: 0, by: -1) {
-            storage.append(Self.hexDigit(offset >> (position * 4)))
+        withUnreservedBytes(digits) { output in
+            for position in 0..<digits {
+                output[position] = Self.hexDigit(offset >> ((digits - 1 - position) * 4))
+            }
         }
     }
 
