@@ -42,7 +42,12 @@ public struct JSONRenderer {
         sink.append(",\"layers\":[" as StaticString)
         for (position, layer) in layout.layers.enumerated() {
             if position > 0 { sink.append(byte: UInt8(ascii: ",")) }
-            sink.appendJSONString(dissection.structType(of: layer)?.protocolAbbreviation ?? "")
+            if case .structure(let structID) = dissection.nodes[layer].kind,
+               let abbreviation = dissection.schema.names.protocolAbbreviation(Int(structID)) {
+                sink.appendJSONString(abbreviation)
+            } else {
+                sink.append("\"\"" as StaticString)
+            }
         }
         sink.append("],\"fields\":[" as StaticString)
         var value = scratch.value
@@ -135,7 +140,7 @@ public struct JSONRenderer {
         }
         if case .enumeration(let enumID) = node.kind {
             sink.append(",\"enum\":" as StaticString)
-            if let raw = dissection.integer(of: index), let name = dissection.schema.enums[Int(enumID)].caseName(for: raw) {
+            if let raw = dissection.integer(of: index), let name = names.caseName(ofEnum: Int(enumID), value: raw) {
                 sink.appendJSONString(name)
             } else {
                 sink.append("null" as StaticString)

@@ -37,9 +37,22 @@ public struct TextSink {
             guard let address = source.baseAddress, !source.isEmpty else { return }
             reserve(source.count)
             let from = address.assumingMemoryBound(to: UInt8.self)
-            // Most appends are a name or a few digits: a loop beats a call to memmove for those.
-            if source.count <= 16 {
-                for position in 0..<source.count { base[count + position] = from[position] }
+            // Most appends are a key, a name or a few digits: two overlapping word copies beat a
+            // call to memmove for those.
+            let length = source.count
+            let target = UnsafeMutableRawPointer(base + count)
+            if length >= 8, length <= 16 {
+                let head = address.loadUnaligned(as: UInt64.self)
+                let tail = address.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+                target.storeBytes(of: head, as: UInt64.self)
+                target.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+            } else if length >= 4, length < 8 {
+                let head = address.loadUnaligned(as: UInt32.self)
+                let tail = address.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+                target.storeBytes(of: head, as: UInt32.self)
+                target.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
+            } else if length < 4 {
+                for position in 0..<length { base[count + position] = from[position] }
             } else {
                 (base + count).update(from: from, count: source.count)
             }

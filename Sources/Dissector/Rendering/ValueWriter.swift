@@ -127,7 +127,7 @@ enum ValueWriter {
                 sink.appendDecimal(byte)
             }
         case .ipv6 where bytes.count == 16:
-            writeIPv6(Array(bytes), into: &sink)
+            writeIPv6(bytes, into: &sink)
         case .ascii:
             let printable = bytes.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: ".") }
             writeQuoted(String(decoding: printable, as: UTF8.self), into: &sink)
@@ -137,18 +137,19 @@ enum ValueWriter {
     }
 
     /// RFC 5952 text: lowercase, leading zeros dropped, the longest run of two or more zero groups as `::`.
-    private static func writeIPv6(_ bytes: [UInt8], into sink: inout TextSink) {
-        let groups = (0..<8).map { UInt16(bytes[$0 * 2]) << 8 | UInt16(bytes[$0 * 2 + 1]) }
+    private static func writeIPv6(_ bytes: ArraySlice<UInt8>, into sink: inout TextSink) {
+        let first = bytes.startIndex
+        @inline(__always) func group(_ index: Int) -> Int { Int(bytes[first + index * 2]) << 8 | Int(bytes[first + index * 2 + 1]) }
         var bestStart = -1
         var bestLength = 0
         var index = 0
         while index < 8 {
-            guard groups[index] == 0 else {
+            guard group(index) == 0 else {
                 index += 1
                 continue
             }
             var end = index
-            while end < 8, groups[end] == 0 { end += 1 }
+            while end < 8, group(end) == 0 { end += 1 }
             if end - index > bestLength {
                 bestStart = index
                 bestLength = end - index
@@ -158,7 +159,15 @@ enum ValueWriter {
         func writeGroups(_ range: Range<Int>) {
             for position in range {
                 if position > range.lowerBound { sink.append(byte: UInt8(ascii: ":")) }
-                sink.append(String(groups[position], radix: 16))
+                let value = group(position)
+                var started = false
+                for shift in stride(from: 12, through: 0, by: -4) {
+                    let digit = (value >> shift) & 0xF
+                    if digit != 0 || started || shift == 0 {
+                        sink.append(byte: TextSink.hexDigit(digit))
+                        started = true
+                    }
+                }
             }
         }
         if bestLength < 2 {
