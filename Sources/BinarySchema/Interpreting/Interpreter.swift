@@ -153,7 +153,7 @@ public struct Interpreter {
             return try parseValue(field.type, fieldID: field.fieldID, parent: parent, arrayIndex: -1)
         }
         let length = try evaluate(field.size, fieldID: field.fieldID, type: field.type, parent: parent, arrayIndex: -1)
-        let start = try checkedExtent(length, fieldID: field.fieldID, kind: nodeKind(field.type), parent: parent,
+        let start = try checkedExtent(length, fieldID: field.fieldID, type: field.type, kind: nil, parent: parent,
                                       arrayIndex: -1)
         let end = start + Int(length)
         let savedLimit = reader.limit
@@ -167,19 +167,20 @@ public struct Interpreter {
     }
 
     /// Checks that `length` bytes can be taken at the (aligned) cursor; returns the cursor's byte offset.
-    private mutating func checkedExtent(_ length: Int64, fieldID: Int32, kind: NodeKind, parent: Int32,
+    /// A failure's node has `kind`, or (worked out only then) the kind of type `typeIndex`.
+    private mutating func checkedExtent(_ length: Int64, fieldID: Int32, type typeIndex: Int32, kind: NodeKind?, parent: Int32,
                                         arrayIndex: Int32) throws(Stop) -> Int {
         guard reader.isAligned else {
-            throw failure(.misaligned(bitOffset: reader.bitPosition & 7), fieldID: fieldID, kind: kind, parent: parent,
+            throw failure(.misaligned(bitOffset: reader.bitPosition & 7), fieldID: fieldID, kind: kind ?? nodeKind(typeIndex), parent: parent,
                           arrayIndex: arrayIndex)
         }
         guard length >= 0 else {
-            throw failure(.negativeLength(length), fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
+            throw failure(.negativeLength(length), fieldID: fieldID, kind: kind ?? nodeKind(typeIndex), parent: parent, arrayIndex: arrayIndex)
         }
         let start = reader.offset
         let available = reader.limit - start
         guard length <= Int64(available) else {
-            throw failure(shortage(needed: length, available: available), fieldID: fieldID, kind: kind, parent: parent,
+            throw failure(shortage(needed: length, available: available), fieldID: fieldID, kind: kind ?? nodeKind(typeIndex), parent: parent,
                           arrayIndex: arrayIndex, length: available)
         }
         return start
@@ -244,7 +245,7 @@ public struct Interpreter {
             case .rest, .until:
                 length = Int64(reader.remainingBytes)
             }
-            _ = try checkedExtent(length, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
+            _ = try checkedExtent(length, fieldID: fieldID, type: typeIndex, kind: kind, parent: parent, arrayIndex: arrayIndex)
             let range = try read(fieldID, kind, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
                 isString ? try reader.readUTF8(Int(length)) : try reader.readBytes(Int(length))
             }
