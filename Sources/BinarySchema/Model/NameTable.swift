@@ -3,14 +3,14 @@
 /// Pointers it returns stay valid as long as the table (and so its schema) is alive.
 public final class NameTable: @unchecked Sendable {
     // Immutable after init, so safe to share between threads.
-    private let text: UnsafeMutablePointer<UInt8>
+    @usableFromInline let text: UnsafeMutablePointer<UInt8>
     /// Start and end of each name in `text`: fields, then struct names, then abbreviations
     /// (start -1 for a struct that is no protocol layer).
-    private let bounds: UnsafeMutablePointer<Int32>
+    @usableFromInline let bounds: UnsafeMutablePointer<Int32>
     /// Per field: its display hint.
-    private let fieldDisplay: UnsafeMutablePointer<DisplayHint>
-    private let fieldCount: Int
-    private let structCount: Int
+    @usableFromInline let fieldDisplay: UnsafeMutablePointer<DisplayHint>
+    @usableFromInline let fieldCount: Int
+    @usableFromInline let structCount: Int
     /// Every enum's cases sorted by value (the first name of a value), as value and name bounds
     /// in `text`; `enumStarts[id]..<enumStarts[id + 1]` are enum `id`'s.
     private let enumCases: UnsafeMutablePointer<EnumCaseEntry>
@@ -18,8 +18,8 @@ public final class NameTable: @unchecked Sendable {
     private let enumCount: Int
     /// Per field: where its `@display` pieces start in `pieceBounds` (pairs of bounds in `text`),
     /// `fieldPieceStarts[id]..<fieldPieceStarts[id + 1]`.
-    private let fieldPieceStarts: UnsafeMutablePointer<Int32>
-    private let pieceBounds: UnsafeMutablePointer<Int32>
+    @usableFromInline let fieldPieceStarts: UnsafeMutablePointer<Int32>
+    @usableFromInline let pieceBounds: UnsafeMutablePointer<Int32>
 
     /// Every struct's `@summary` segments, flattened: struct `id`'s are
     /// `summaries[summaryStarts[id]..<summaryStarts[id + 1]]`, their path steps in `summarySteps`.
@@ -198,6 +198,7 @@ public final class NameTable: @unchecked Sendable {
     }
 
     /// How many literal pieces the field's `@display` format has (arguments go between them); 0 without one.
+    @inlinable
     public func displayPieceCount(field id: Int) -> Int {
         guard id >= 0, id < fieldCount else { return 0 }
         return Int(fieldPieceStarts[id + 1] - fieldPieceStarts[id])
@@ -213,36 +214,36 @@ public final class NameTable: @unchecked Sendable {
         return UnsafeBufferPointer(start: text + start, count: Int(pieceBounds[pair + 1]) - start)
     }
 
-    @inline(__always)
-    private func name(_ slot: Int) -> UnsafeBufferPointer<UInt8>? {
+    @usableFromInline @inline(__always)
+    func name(_ slot: Int) -> UnsafeBufferPointer<UInt8>? {
         let start = Int(bounds[2 * slot])
         guard start >= 0 else { return nil }
         return UnsafeBufferPointer(start: text + start, count: Int(bounds[2 * slot + 1]) - start)
     }
 
     /// The field's name; empty for an ID out of range.
-    @inline(__always)
+    @inlinable
     public func fieldName(_ id: Int) -> UnsafeBufferPointer<UInt8> {
         guard id >= 0, id < fieldCount else { return UnsafeBufferPointer(start: text, count: 0) }
         return name(id) ?? UnsafeBufferPointer(start: text, count: 0)
     }
 
     /// The struct's name; empty for an ID out of range.
-    @inline(__always)
+    @inlinable
     public func structName(_ id: Int) -> UnsafeBufferPointer<UInt8> {
         guard id >= 0, id < structCount else { return UnsafeBufferPointer(start: text, count: 0) }
         return name(fieldCount + id) ?? UnsafeBufferPointer(start: text, count: 0)
     }
 
     /// The struct's `@protocol` abbreviation, or nil when it is not a protocol layer.
-    @inline(__always)
+    @inlinable
     public func protocolAbbreviation(_ id: Int) -> UnsafeBufferPointer<UInt8>? {
         guard id >= 0, id < structCount else { return nil }
         return name(fieldCount + structCount + id)
     }
 
     /// The field's `@hex`/`@mac`/… display hint; `.automatic` for an ID out of range.
-    @inline(__always)
+    @inlinable
     public func display(ofField id: Int) -> DisplayHint {
         guard id >= 0, id < fieldCount else { return .automatic }
         return fieldDisplay[id]

@@ -38,32 +38,33 @@ public struct TreeRenderer {
             let isError = dissection.errorNode == index
             line.removeAll()
             if layout.isLayer[index], !isError {
-                let structure = dissection.structType(of: index)
+                guard case .structure(let structID) = node.kind else { continue }
+                let name = names.structName(Int(structID))
                 let header = layout.headerLength(of: index)
-                line.append(structure?.name ?? "")
+                line.append(contentsOf: name)
                 line.append(" (" as StaticString)
-                line.append(structure?.protocolAbbreviation ?? "")
+                if let abbreviation = names.protocolAbbreviation(Int(structID)) { line.append(contentsOf: abbreviation) }
                 line.append("), " as StaticString)
                 line.appendDecimal(header)
                 line.append(header == 1 ? " byte" as StaticString : " bytes")
-                if let structure, !structure.summarySegments.isEmpty {
+                if !names.summary(ofStruct: Int(structID)).isEmpty {
                     line.append(": " as StaticString)
                     // The summary without the layer's name, which the line already starts with.
                     var summary = scratch.value
                     summary.removeAll()
                     layout.writeSummary(of: index, into: &summary)
-                    let skip = min(summary.count, structure.name.utf8.count + 1)
+                    let skip = min(summary.count, name.count + 1)
                     line.append(contentsOf: UnsafeBufferPointer(rebasing: summary.bytes[skip...]))
                 }
-                emit(line, indent: 0, style: { style.heading($0) }, into: &sink)
+                emit(line, indent: 0, tone: .heading, style: style, into: &sink)
                 continue
             }
             if index == 0 {
-                line.append(dissection.structType(of: index)?.name ?? "")
+                if case .structure(let structID) = node.kind { line.append(contentsOf: names.structName(Int(structID))) }
                 line.append(", " as StaticString)
                 line.appendDecimal(node.byteLength)
                 line.append(" bytes" as StaticString)
-                emit(line, indent: 0, style: { style.heading($0) }, into: &sink)
+                emit(line, indent: 0, tone: .heading, style: style, into: &sink)
                 continue
             }
             let isLeaf = layout.isLeaf(index)
@@ -72,7 +73,7 @@ public struct TreeRenderer {
                 line.append(layout.label(index))
                 line.append(": " as StaticString)
                 line.append(error.description)
-                emit(line, indent: max(1, layout.depths[index]), style: { style.error($0) }, into: &sink)
+                emit(line, indent: max(1, layout.depths[index]), tone: .error, style: style, into: &sink)
                 continue
             }
             if isLeaf, ValueWriter.writeBitPattern(dissection, index, into: &line) {
@@ -92,7 +93,7 @@ public struct TreeRenderer {
                     line.append(" bytes)" as StaticString)
                 }
             }
-            emit(line, indent: max(1, layout.depths[index]), style: nil, into: &sink)
+            emit(line, indent: max(1, layout.depths[index]), tone: nil, style: style, into: &sink)
         }
         for gap in layout.gaps {
             line.removeAll()
@@ -104,7 +105,7 @@ public struct TreeRenderer {
             let shown = gap.range.prefix(16)
             line.appendHex(dissection.bytes[shown], separator: UInt8(ascii: " "))
             if gap.range.count > shown.count { line.append(" …" as StaticString) }
-            emit(line, indent: 0, style: { style.dim($0) }, into: &sink)
+            emit(line, indent: 0, tone: .dim, style: style, into: &sink)
         }
         if let error = dissection.error {
             sink.append(byte: UInt8(ascii: "\n"))
@@ -112,12 +113,17 @@ public struct TreeRenderer {
         }
     }
 
+    /// How a whole line is styled.
+    private enum Tone {
+        case heading, error, dim
+    }
+
     /// Writes one line at `indent` levels, wrapped to the width when it is too long.
-    private func emit(_ line: TextSink, indent: Int, style: ((String) -> String)?, into sink: inout TextSink) {
+    private func emit(_ line: TextSink, indent: Int, tone: Tone?, style: Style, into sink: inout TextSink) {
         sink.append(byte: UInt8(ascii: "\n"))
         let prefix = indent * 4
         let width = options.width - prefix
-        if line.count <= width, style == nil || !options.color {
+        if line.count <= width, tone == nil || !options.color {
             sink.spaces(prefix)
             sink.append(contentsOf: line.bytes)
             return
@@ -126,8 +132,13 @@ public struct TreeRenderer {
             if position > 0 { sink.append(byte: UInt8(ascii: "\n")) }
             sink.spaces(prefix + (position == 0 ? 0 : 4))
             let text = UnsafeBufferPointer(rebasing: line.bytes[part])
-            if let style, options.color {
-                sink.append(style(String(decoding: text, as: UTF8.self)))
+            if let tone, options.color {
+                let part = String(decoding: text, as: UTF8.self)
+                switch tone {
+                case .heading: sink.append(style.heading(part))
+                case .error: sink.append(style.error(part))
+                case .dim: sink.append(style.dim(part))
+                }
             } else {
                 sink.append(contentsOf: text)
             }

@@ -34,7 +34,9 @@ enum ValueWriter {
         let hint = fieldHint == .automatic ? node.impliedDisplay : fieldHint
         switch node.kind {
         case .structure:
-            if !writeFlags(dissection, index, into: &sink) { sink.append(dissection.structType(of: index)?.name ?? "") }
+            if !writeFlags(dissection, index, into: &sink), case .structure(let structID) = node.kind {
+                sink.append(contentsOf: dissection.schema.names.structName(Int(structID)))
+            }
         case .array:
             if case .unsigned(let count) = node.value {
                 sink.appendDecimal(count)
