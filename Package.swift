@@ -35,11 +35,11 @@ let package = Package(
         // Capture files and live interfaces: a safe Swift face on libpcap.
         .target(name: "PacketCapture", dependencies: ["CPcap"]),
         // The dissection views built on the interpreter's field tree.
-        .target(name: "Dissector", dependencies: ["BinarySchema"], swiftSettings: crossModule),
+        .target(name: "Dissector", dependencies: ["BinarySchema", "BinaryIO"], swiftSettings: crossModule),
         .executableTarget(
             name: "dissect",
             dependencies: [
-                "BinarySchema", "Dissector", "PacketCapture",
+                "BinaryIO", "BinarySchema", "Dissector", "PacketCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BinaryIO
 import BinarySchema
 import Dissector
 import Foundation
@@ -207,7 +208,7 @@ final class PacketPrinter {
     /// few enough that the buffers stay small.
     static let packetsPerShare = 256
     /// A share is cut early past this many captured bytes, which bounds memory for large packets.
-    static let bytesPerShare = 1 << 20
+    static let bytesPerShare = 1 << 18
     /// One thread per core, up to 8.
     static var defaultThreads: Int { max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)) }
 
@@ -270,6 +271,7 @@ final class PacketPrinter {
 /// An interpreter, a renderer and an output buffer. Used by one thread at a time: the printer
 /// hands a worker a share and waits for it before writing its buffer or handing it another.
 final class FrameWorker: @unchecked Sendable {
+    private let leadingPadding = CacheLinePadding()
     private var interpreter: Interpreter
     private let root: StructType
     private let renderer: ViewRenderer?
@@ -277,6 +279,7 @@ final class FrameWorker: @unchecked Sendable {
     private(set) var frames = 0
     private(set) var bytes = 0
     private(set) var framesWithErrors = 0
+    private let trailingPadding = CacheLinePadding()
 
     init(schema: Schema, root: StructType, view: View?, options: RenderOptions) {
         interpreter = Interpreter(schema: schema)

@@ -1,3 +1,5 @@
+import BinaryIO
+
 /// What kind of value a node holds.
 public enum NodeKind: Sendable, Hashable {
     case structure(structID: Int32)
@@ -72,6 +74,7 @@ struct Frame: Sendable {
 /// The memory a walk fills: nodes, struct frames and field slots, reused from one buffer to
 /// the next. Plain values in manually managed buffers, so appending touches no reference counts.
 final class NodeStore {
+    private let leadingPadding = CacheLinePadding()
     @exclusivity(unchecked) private(set) var nodes: UnsafeMutablePointer<FieldNode>
     @exclusivity(unchecked) private(set) var nodeCount = 0
     @exclusivity(unchecked) private var nodeCapacity: Int
@@ -83,6 +86,7 @@ final class NodeStore {
     @exclusivity(unchecked) private var slotCapacity: Int
     /// Decoded DNS names, by index.
     @exclusivity(unchecked) var texts: [String] = []
+    private let trailingPadding = CacheLinePadding()
 
     init(nodeCapacity: Int = 256) {
         self.nodeCapacity = nodeCapacity

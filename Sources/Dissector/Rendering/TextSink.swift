@@ -1,3 +1,4 @@
+import BinaryIO
 import BinarySchema
 
 /// UTF-8 output built as bytes: views append to one buffer instead of concatenating strings,
@@ -9,9 +10,11 @@ public struct TextSink {
     private var lineStart = 0
 
     final class Storage {
+        private let leadingPadding = CacheLinePadding()
         @exclusivity(unchecked) var base: UnsafeMutablePointer<UInt8>
         @exclusivity(unchecked) var count = 0
         @exclusivity(unchecked) var capacity: Int
+        private let trailingPadding = CacheLinePadding()
 
         init(capacity: Int) {
             self.capacity = max(64, capacity)
