@@ -160,17 +160,24 @@ struct CaptureCommand: ParsableCommand {
     /// What shows each packet: nothing with -w (unless --print), the totals with -q, else the view.
     private func makeOutput(for capture: Capture, writing: Bool) throws -> PacketPrinter? {
         if writing && !print { return nil }
-        let schema = try schemas.load()
-        var root = schema.rootStruct(forLinkType: capture.linkType)
-        if root == nil {
-            printError("note: no schema claims link type \(capture.linkType) (\(capture.linkTypeName)); frames are shown as raw bytes")
-            root = schema.structType(named: "Unrecognized")
+        var noted = false
+        // Each worker loads its own copy of the schemas, so threads share no reference-counted
+        // object: retains of one shared schema from two cores contend for its cache line.
+        return try PacketPrinter(threads: interface == nil ? threads ?? PacketPrinter.defaultThreads : 1) {
+            let schema = try schemas.load()
+            var root = schema.rootStruct(forLinkType: capture.linkType)
+            if root == nil {
+                if !noted {
+                    printError("note: no schema claims link type \(capture.linkType) (\(capture.linkTypeName)); frames are shown as raw bytes")
+                    noted = true
+                }
+                root = schema.structType(named: "Unrecognized")
+            }
+            guard let root else {
+                throw ValidationError("no schema claims link type \(capture.linkType) (\(capture.linkTypeName)), and the bundled 'Unrecognized' struct is not loaded")
+            }
+            return FrameWorker(schema: schema, root: root, view: quiet ? nil : view.format, options: view.renderOptions)
         }
-        guard let root else {
-            throw ValidationError("no schema claims link type \(capture.linkType) (\(capture.linkTypeName)), and the bundled 'Unrecognized' struct is not loaded")
-        }
-        return PacketPrinter(schema: schema, root: root, view: quiet ? nil : view.format, options: view.renderOptions,
-                             threads: interface == nil ? threads ?? PacketPrinter.defaultThreads : 1)
     }
 
     private func listTheInterfaces() throws {
@@ -218,12 +225,12 @@ final class PacketPrinter {
     private var nextWorker = 0
     let threads: Int
 
-    /// `view` nil dissects without printing (for -q).
-    init(schema: Schema, root: StructType, view: View?, options: RenderOptions, threads: Int) {
+    /// `makeWorker` makes each worker (a view of nil dissects without printing, for -q).
+    init(threads: Int, makeWorker: () throws -> FrameWorker) rethrows {
         self.threads = max(1, threads)
         // Two workers per thread: one share can be written out while the next is dissected.
         let count = self.threads == 1 ? 1 : 2 * self.threads
-        workers = (0..<count).map { _ in FrameWorker(schema: schema, root: root, view: view, options: options) }
+        workers = try (0..<count).map { _ in try makeWorker() }
         inFlight = Array(repeating: nil, count: count)
     }
 
