@@ -40,73 +40,66 @@ struct Layout {
                     layers.append(index)
                 }
             }
-            self.layers = layers
-            self.leaves = leaves
-            self.leafOrdinals = leafOrdinals
-            self.isLayer = isLayer
-            self.owners = owners
-            self.gaps = gaps
-            self.depths = depths
-            return
-        }
-        let errorNode = dissection.errorNode
-        let nodeBuffer = nodes.buffer
-        leafOrdinals.append(contentsOf: repeatElement(-1, count: nodeBuffer.count))
-        isLayer.append(contentsOf: repeatElement(false, count: nodeBuffer.count))
-        depths.append(contentsOf: repeatElement(0, count: nodeBuffer.count))
-        owners.append(contentsOf: repeatElement(-1, count: dissection.bytes.count))
-        // Every table has a row per node (or byte, for owners): indices below stay inside them.
-        leafOrdinals.withUnsafeMutableBufferPointer { leafOrdinals in
-        isLayer.withUnsafeMutableBufferPointer { isLayer in
-        depths.withUnsafeMutableBufferPointer { depths in
-        owners.withUnsafeMutableBufferPointer { owners in
-            for index in nodeBuffer.indices {
-                var isProtocol = false
-                let kind = nodeBuffer[index].kind
-                if case .structure(let structID) = kind, names.protocolAbbreviation(Int(structID)) != nil {
-                    isProtocol = true
-                    layers.append(index)
-                    isLayer[index] = true
-                }
-                let parent = Int(nodeBuffer[index].parent)
-                depths[index] = isProtocol || parent < 0 || parent >= index ? 0 : depths[parent] + 1
-                switch kind {
-                case .structure, .array: if index != errorNode { continue }
-                default: break
-                }
-                leafOrdinals[index] = leaves.count
-                leaves.append(index)
-                let byteOffset = nodeBuffer[index].byteOffset
-                let start = min(byteOffset, owners.count)
-                let end = min(byteOffset + nodeBuffer[index].byteLength, owners.count)
-                guard start < end else { continue }
-                let isBitField = nodeBuffer[index].isBitField
-                for byte in start..<end where owners[byte] < 0 || !isBitField { owners[byte] = index }
-            }
-        }
-        }
-        }
-        }
-        var unparsedFrom = Int.max
-        if errorNode >= 0, errorNode < nodes.count {
-            let node = nodes[errorNode]
-            unparsedFrom = node.byteOffset + node.byteLength
-        }
-        var start: Int?
-        owners.withUnsafeBufferPointer { owners in
-            for byte in 0...owners.count {
-                let owned = byte == owners.count || owners[byte] >= 0
-                if owned, let begin = start {
-                    // A gap that straddles the end of the failing field splits into unclaimed and unparsed parts.
-                    if begin < unparsedFrom, byte > unparsedFrom {
-                        gaps.append(Gap(range: begin..<unparsedFrom, unparsed: false))
-                        gaps.append(Gap(range: unparsedFrom..<byte, unparsed: true))
-                    } else {
-                        gaps.append(Gap(range: begin..<byte, unparsed: begin >= unparsedFrom))
+        } else {
+            let errorNode = dissection.errorNode
+            let nodeBuffer = nodes.buffer
+            leafOrdinals.append(contentsOf: repeatElement(-1, count: nodeBuffer.count))
+            isLayer.append(contentsOf: repeatElement(false, count: nodeBuffer.count))
+            depths.append(contentsOf: repeatElement(0, count: nodeBuffer.count))
+            owners.append(contentsOf: repeatElement(-1, count: dissection.bytes.count))
+            // Every table has a row per node (or byte, for owners): indices below stay inside them.
+            leafOrdinals.withUnsafeMutableBufferPointer { leafOrdinals in
+            isLayer.withUnsafeMutableBufferPointer { isLayer in
+            depths.withUnsafeMutableBufferPointer { depths in
+            owners.withUnsafeMutableBufferPointer { owners in
+                for index in nodeBuffer.indices {
+                    var isProtocol = false
+                    let kind = nodeBuffer[index].kind
+                    if case .structure(let structID) = kind, names.protocolAbbreviation(Int(structID)) != nil {
+                        isProtocol = true
+                        layers.append(index)
+                        isLayer[index] = true
                     }
-                    start = nil
-                } else if !owned, start == nil {
-                    start = byte
+                    let parent = Int(nodeBuffer[index].parent)
+                    depths[index] = isProtocol || parent < 0 || parent >= index ? 0 : depths[parent] + 1
+                    switch kind {
+                    case .structure, .array: if index != errorNode { continue }
+                    default: break
+                    }
+                    leafOrdinals[index] = leaves.count
+                    leaves.append(index)
+                    let byteOffset = nodeBuffer[index].byteOffset
+                    let start = min(byteOffset, owners.count)
+                    let end = min(byteOffset + nodeBuffer[index].byteLength, owners.count)
+                    guard start < end else { continue }
+                    let isBitField = nodeBuffer[index].isBitField
+                    for byte in start..<end where owners[byte] < 0 || !isBitField { owners[byte] = index }
+                }
+            }
+            }
+            }
+            }
+            var unparsedFrom = Int.max
+            if errorNode >= 0, errorNode < nodes.count {
+                let node = nodes[errorNode]
+                unparsedFrom = node.byteOffset + node.byteLength
+            }
+            var start: Int?
+            owners.withUnsafeBufferPointer { owners in
+                for byte in 0...owners.count {
+                    let owned = byte == owners.count || owners[byte] >= 0
+                    if owned, let begin = start {
+                        // A gap that straddles the end of the failing field splits into unclaimed and unparsed parts.
+                        if begin < unparsedFrom, byte > unparsedFrom {
+                            gaps.append(Gap(range: begin..<unparsedFrom, unparsed: false))
+                            gaps.append(Gap(range: unparsedFrom..<byte, unparsed: true))
+                        } else {
+                            gaps.append(Gap(range: begin..<byte, unparsed: begin >= unparsedFrom))
+                        }
+                        start = nil
+                    } else if !owned, start == nil {
+                        start = byte
+                    }
                 }
             }
         }
