@@ -106,7 +106,7 @@ struct CaptureCommand: ParsableCommand {
         let deadline = duration.map { Date(timeIntervalSinceNow: $0) }
         // A file's packets are dissected in shares, on several threads; live ones one at a
         // time, as they arrive.
-        let shareSize = live || output == nil ? 1 : PacketPrinter.packetsPerShare
+        let shareSize = live ? 1 : PacketPrinter.packetsPerShare
         var share: [CapturedPacket] = []
         share.reserveCapacity(shareSize)
         var shareBytes = 0
@@ -222,6 +222,8 @@ final class PacketPrinter {
     private let workers: [FrameWorker]
     /// Per worker: the share it is dissecting, until its output is written.
     private var inFlight: [DispatchGroup?]
+    /// Shares dissecting right now, at most `threads` (the ring holds twice as many workers).
+    private let running: DispatchSemaphore
     private var nextWorker = 0
     let threads: Int
 
@@ -232,6 +234,7 @@ final class PacketPrinter {
         let count = self.threads == 1 ? 1 : 2 * self.threads
         workers = try (0..<count).map { _ in try makeWorker() }
         inFlight = Array(repeating: nil, count: count)
+        running = DispatchSemaphore(value: self.threads)
     }
 
     /// Dissects and prints `packets`, numbered from `firstNumber`. With one thread, before
@@ -249,8 +252,11 @@ final class PacketPrinter {
         drain(index)
         let worker = workers[index]
         let group = DispatchGroup()
+        let running = self.running
+        running.wait()
         DispatchQueue.global().async(group: group) {
             worker.show(packets[...], firstNumber: firstNumber)
+            running.signal()
         }
         inFlight[index] = group
     }

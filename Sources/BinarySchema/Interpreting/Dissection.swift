@@ -389,7 +389,7 @@ extension Dissection {
     }
 
     /// How many `@display` arguments the node's field has.
-    public func displayArgumentCount(of index: Int) -> Int {
+    package func displayArgumentCount(of index: Int) -> Int {
         let fieldID = nodes[index].fieldID
         let plan = schema.plan
         guard fieldID >= 0, Int(fieldID) + 1 < plan.displayArgumentStarts.count else { return 0 }
@@ -398,7 +398,7 @@ extension Dissection {
 
     /// Evaluates the node's `@display` arguments into `values` (which holds at least
     /// ``displayArgumentCount(of:)``); false when one cannot be evaluated. Allocates nothing.
-    public func displayArguments(of index: Int, into values: UnsafeMutableBufferPointer<Int64>) -> Bool {
+    package func displayArguments(of index: Int, into values: UnsafeMutableBufferPointer<Int64>) -> Bool {
         let count = displayArgumentCount(of: index)
         guard count > 0, values.count >= count else { return false }
         let plan = schema.plan

@@ -168,20 +168,21 @@ public struct Interpreter {
 
     /// Checks that `length` bytes can be taken at the (aligned) cursor; returns the cursor's byte offset.
     /// A failure's node has `kind`, or (worked out only then) the kind of type `typeIndex`.
-    private mutating func checkedExtent(_ length: Int64, fieldID: Int32, type typeIndex: Int32, kind: NodeKind?, parent: Int32,
-                                        arrayIndex: Int32) throws(Stop) -> Int {
+    private mutating func checkedExtent(_ length: Int64, fieldID: Int32, type typeIndex: Int32, kind: NodeKind?,
+                                        parent: Int32, arrayIndex: Int32) throws(Stop) -> Int {
         guard reader.isAligned else {
-            throw failure(.misaligned(bitOffset: reader.bitPosition & 7), fieldID: fieldID, kind: kind ?? nodeKind(typeIndex), parent: parent,
-                          arrayIndex: arrayIndex)
+            throw failure(.misaligned(bitOffset: reader.bitPosition & 7), fieldID: fieldID,
+                          kind: kind ?? nodeKind(typeIndex), parent: parent, arrayIndex: arrayIndex)
         }
         guard length >= 0 else {
-            throw failure(.negativeLength(length), fieldID: fieldID, kind: kind ?? nodeKind(typeIndex), parent: parent, arrayIndex: arrayIndex)
+            throw failure(.negativeLength(length), fieldID: fieldID, kind: kind ?? nodeKind(typeIndex), parent: parent,
+                          arrayIndex: arrayIndex)
         }
         let start = reader.offset
         let available = reader.limit - start
         guard length <= Int64(available) else {
-            throw failure(shortage(needed: length, available: available), fieldID: fieldID, kind: kind ?? nodeKind(typeIndex), parent: parent,
-                          arrayIndex: arrayIndex, length: available)
+            throw failure(shortage(needed: length, available: available), fieldID: fieldID,
+                          kind: kind ?? nodeKind(typeIndex), parent: parent, arrayIndex: arrayIndex, length: available)
         }
         return start
     }
@@ -245,7 +246,8 @@ public struct Interpreter {
             case .rest, .until:
                 length = Int64(reader.remainingBytes)
             }
-            _ = try checkedExtent(length, fieldID: fieldID, type: typeIndex, kind: kind, parent: parent, arrayIndex: arrayIndex)
+            _ = try checkedExtent(length, fieldID: fieldID, type: typeIndex, kind: kind, parent: parent,
+                                  arrayIndex: arrayIndex)
             let range = try read(fieldID, kind, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
                 isString ? try reader.readUTF8(Int(length)) : try reader.readBytes(Int(length))
             }

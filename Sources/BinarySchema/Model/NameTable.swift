@@ -248,12 +248,4 @@ public final class NameTable: @unchecked Sendable {
         guard id >= 0, id < fieldCount else { return .automatic }
         return fieldDisplay[id]
     }
-
-    /// Whether the field is named `name`.
-    @inline(__always)
-    public func field(_ id: Int, isNamed name: String) -> Bool {
-        let stored = fieldName(id)
-        var name = name
-        return name.withUTF8 { $0.count == stored.count && $0.elementsEqual(stored) }
-    }
 }

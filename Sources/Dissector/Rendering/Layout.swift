@@ -145,7 +145,7 @@ struct Layout {
     func label(_ index: Int) -> String { dissection.name(of: index) }
 
     /// The one-line summary of a protocol layer: its `@summary` with placeholders filled (`?` for
-    /// a field not read), or its name; `styled` wraps the layer's name in the heading style.
+    /// a field not read), or its name; with `style`, the layer's name is in the heading style.
     func writeSummary(of layer: Int, into sink: inout TextSink, style: Style? = nil) {
         guard case .structure(let structID) = dissection.nodes[layer].kind else { return }
         let names = dissection.schema.names

@@ -38,11 +38,11 @@ public struct TextSink {
         @inline(__always)
         func append(_ source: UnsafeRawBufferPointer) {
             guard let address = source.baseAddress, !source.isEmpty else { return }
-            reserve(source.count)
+            let length = source.count
+            reserve(length)
             let from = address.assumingMemoryBound(to: UInt8.self)
             // Most appends are a key, a name or a few digits: two overlapping word copies beat a
             // call to memmove for those.
-            let length = source.count
             let target = UnsafeMutableRawPointer(base + count)
             if length >= 8, length <= 16 {
                 let head = address.loadUnaligned(as: UInt64.self)
@@ -57,9 +57,9 @@ public struct TextSink {
             } else if length < 4 {
                 for position in 0..<length { base[count + position] = from[position] }
             } else {
-                (base + count).update(from: from, count: source.count)
+                (base + count).update(from: from, count: length)
             }
-            count += source.count
+            count += length
         }
 
         @inline(__always)

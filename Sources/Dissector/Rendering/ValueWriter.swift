@@ -20,7 +20,12 @@ enum ValueWriter {
             }
             for position in 0..<pieces {
                 if position > 0 {
-                    if position - 1 < count { sink.appendDecimal(arguments[position - 1]) } else { sink.append("{}" as StaticString) }
+                    // A piece with no argument left keeps its placeholder.
+                    if position - 1 < count {
+                        sink.appendDecimal(arguments[position - 1])
+                    } else {
+                        sink.append("{}" as StaticString)
+                    }
                 }
                 sink.append(contentsOf: names.displayPiece(field: fieldID, position))
             }
@@ -33,8 +38,8 @@ enum ValueWriter {
         let fieldHint = dissection.schema.names.display(ofField: Int(node.fieldID))
         let hint = fieldHint == .automatic ? node.impliedDisplay : fieldHint
         switch node.kind {
-        case .structure:
-            if !writeFlags(dissection, index, into: &sink), case .structure(let structID) = node.kind {
+        case .structure(let structID):
+            if !writeFlags(dissection, index, into: &sink) {
                 sink.append(contentsOf: dissection.schema.names.structName(Int(structID)))
             }
         case .array:
@@ -141,7 +146,9 @@ enum ValueWriter {
     /// RFC 5952 text: lowercase, leading zeros dropped, the longest run of two or more zero groups as `::`.
     private static func writeIPv6(_ bytes: ArraySlice<UInt8>, into sink: inout TextSink) {
         let first = bytes.startIndex
-        @inline(__always) func group(_ index: Int) -> Int { Int(bytes[first + index * 2]) << 8 | Int(bytes[first + index * 2 + 1]) }
+        @inline(__always) func group(_ index: Int) -> Int {
+            Int(bytes[first + index * 2]) << 8 | Int(bytes[first + index * 2 + 1])
+        }
         var bestStart = -1
         var bestLength = 0
         var index = 0
