@@ -38,6 +38,69 @@ import Testing
         #expect(try result.at("Main.g").byteLength == 6)
     }
 
+    /// Consecutive integer fields are read as one run when their bytes are all there; cut anywhere,
+    /// every field that fits keeps its value and span and the first that does not is the error.
+    @Test func runsOfIntegerFieldsMatchABitByBitReadingWhereverTheBytesEnd() throws {
+        let schema = """
+            enum Kind: u8 { one = 1 }
+            struct Main {
+              a: u8
+              b: u4
+              c: u12
+              d: u16le
+              e: i24
+              f: u64
+              g: u3
+              h: u61
+              k: Kind
+              m: i7
+              n: u1
+              p: u32le
+              q: u56
+              r: u8
+            }
+            """
+        let widths = [8, 4, 12, 16, 24, 64, 3, 61, 8, 7, 1, 32, 56, 8]
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "k", "m", "n", "p", "q", "r"]
+        let bytes: [UInt8] = (0..<44).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ 29) }
+        // The reference: most significant bit first, then the two little-endian fields swapped, two signed extended.
+        var expected: [Int64] = []
+        var bit = 0
+        for (index, width) in widths.enumerated() {
+            var raw: UInt64 = 0
+            for position in bit..<(bit + width) {
+                raw = raw << 1 | UInt64(bytes[position / 8] >> (7 - position % 8) & 1)
+            }
+            if names[index] == "d" || names[index] == "p" {
+                raw = (0..<(width / 8)).reduce(0) { $0 | (raw >> UInt64(8 * $1) & 0xFF) << UInt64(width - 8 - 8 * $1) }
+            }
+            if names[index] == "e" || names[index] == "m" {
+                expected.append(Int64(bitPattern: raw << UInt64(64 - width)) >> Int64(64 - width))
+            } else {
+                expected.append(Int64(bitPattern: raw))
+            }
+            bit += width
+        }
+        let ends = widths.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1) }
+        for length in 0...bytes.count {
+            let result = try dissect(schema, Array(bytes.prefix(length)))
+            let firstMissing = (0..<widths.count).first { ends[$0 + 1] > length * 8 }
+            for index in 0..<(firstMissing ?? widths.count) {
+                let path = "Main." + names[index]
+                #expect(try result.int(path) == expected[index], "\(path) with \(length) bytes")
+                let node = try result.at(path)
+                #expect(node.bitStart == ends[index] && node.bitEnd == ends[index + 1], "\(path) span with \(length) bytes")
+                #expect(node.isBitField == (ends[index] % 8 != 0 || widths[index] % 8 != 0), "\(path) with \(length) bytes")
+            }
+            if let firstMissing {
+                #expect(result.error?.path == "Main." + names[firstMissing], "error with \(length) bytes")
+                #expect(result.error?.offset == ends[firstMissing] / 8, "error offset with \(length) bytes")
+            } else {
+                #expect(result.error == nil)
+            }
+        }
+    }
+
     @Test func floatsInEitherByteOrder() throws {
         let result = try dissect("struct Main { a: f32  b: f64le }",
                                  [0x3F, 0xC0, 0x00, 0x00, 0, 0, 0, 0, 0, 0, 0x04, 0xC0])

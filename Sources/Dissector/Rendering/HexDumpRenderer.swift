@@ -36,7 +36,9 @@ public struct HexDumpRenderer {
         let style = Style(enabled: options.color)
         let bytes = dissection.bytes
         let errorNode = dissection.errorNode
-        let pathWidth = min(36, (layout.leaves.map { paths.length(of: $0) }.max() ?? 8) + 2)
+        var longestPath = layout.leaves.isEmpty ? 8 : 0
+        for leaf in layout.leaves { longestPath = max(longestPath, paths.length(of: leaf)) }
+        let pathWidth = min(36, longestPath + 2)
         let valueColumn = 6 + 7 + pathWidth
         let valueWidth = max(20, options.width - valueColumn)
         frame.writeHeading(layout, style: style, into: &sink)
@@ -95,14 +97,6 @@ public struct HexDumpRenderer {
                 leaves = leaves.dropFirst()
                 let node = dissection.nodes[leaf]
                 let isError = leaf == errorNode
-                value.removeAll()
-                if isError, let error = dissection.error {
-                    value.append("✗ " as StaticString)
-                    value.append(error.description)
-                } else {
-                    if ValueWriter.writeBitPattern(dissection, leaf, into: &value) { value.append(" = " as StaticString) }
-                    ValueWriter.writeDisplay(dissection, leaf, into: &value)
-                }
                 sink.append("\n      " as StaticString)
                 let ordinal = layout.leafOrdinals[leaf]
                 if style.enabled { if isError { style.beginError(into: &sink) } else { style.beginField(ordinal, into: &sink) } }
@@ -116,9 +110,19 @@ public struct HexDumpRenderer {
                 }
                 paths.write(leaf, into: &sink)
                 sink.spaces(pathWidth - paths.length(of: leaf))
-                if value.count <= valueWidth {
-                    sink.append(contentsOf: value.bytes)
+                // The value is written in place, and laid out again only when it is too long.
+                let valueStart = sink.count
+                if isError, let error = dissection.error {
+                    sink.append("✗ " as StaticString)
+                    sink.append(error.description)
                 } else {
+                    if ValueWriter.writeBitPattern(dissection, leaf, into: &sink) { sink.append(" = " as StaticString) }
+                    ValueWriter.writeDisplay(dissection, leaf, into: &sink)
+                }
+                if sink.count - valueStart > valueWidth {
+                    value.removeAll()
+                    value.append(contentsOf: UnsafeBufferPointer(rebasing: sink.bytes[valueStart...]))
+                    sink.truncate(to: valueStart)
                     for (position, part) in Text.wrap(value.bytes, width: valueWidth).enumerated() {
                         if position > 0 {
                             sink.append(byte: UInt8(ascii: "\n"))

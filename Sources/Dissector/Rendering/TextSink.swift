@@ -125,6 +125,13 @@ public struct TextSink {
         storage.count += range.count
     }
 
+    /// Drops every byte from `count` on (a line written ahead and then laid out again).
+    mutating func truncate(to count: Int) {
+        guard count >= 0, count < storage.count else { return }
+        storage.count = count
+        lineStart = min(lineStart, count)
+    }
+
     /// Removes spaces at the end of the text (not inside color codes).
     mutating func trimTrailingSpaces() {
         while storage.count > 0, storage.base[storage.count - 1] == UInt8(ascii: " ") { storage.count -= 1 }

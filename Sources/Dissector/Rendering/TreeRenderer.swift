@@ -68,32 +68,41 @@ public struct TreeRenderer {
                 continue
             }
             let isLeaf = layout.isLeaf(index)
+            let indent = max(1, layout.depths[index])
             if isError, let error = dissection.error {
                 line.append("✗ " as StaticString)
                 line.append(layout.label(index))
                 line.append(": " as StaticString)
                 line.append(error.description)
-                emit(line, indent: max(1, layout.depths[index]), tone: .error, style: style, into: &sink)
+                emit(line, indent: indent, tone: .error, style: style, into: &sink)
                 continue
             }
-            if isLeaf, ValueWriter.writeBitPattern(dissection, index, into: &line) {
-                line.append(" = " as StaticString)
+            // Most lines fit: written in place, and laid out again only when one is too long.
+            sink.append(byte: UInt8(ascii: "\n"))
+            sink.spaces(indent * 4)
+            let lineStart = sink.count
+            if isLeaf, ValueWriter.writeBitPattern(dissection, index, into: &sink) {
+                sink.append(" = " as StaticString)
             }
-            PathTable.appendName(of: node, names, into: &line)
-            line.append(": " as StaticString)
-            ValueWriter.writeDisplay(dissection, index, into: &line)
+            PathTable.appendName(of: node, names, into: &sink)
+            sink.append(": " as StaticString)
+            ValueWriter.writeDisplay(dissection, index, into: &sink)
             if !isLeaf, case .structure = node.kind {
                 if layout.isBitLevel(index) {
-                    line.append(" (" as StaticString)
-                    line.appendDecimal(node.bitWidth)
-                    line.append(" bits)" as StaticString)
+                    sink.append(" (" as StaticString)
+                    sink.appendDecimal(node.bitWidth)
+                    sink.append(" bits)" as StaticString)
                 } else {
-                    line.append(" (" as StaticString)
-                    line.appendDecimal(node.byteLength)
-                    line.append(" bytes)" as StaticString)
+                    sink.append(" (" as StaticString)
+                    sink.appendDecimal(node.byteLength)
+                    sink.append(" bytes)" as StaticString)
                 }
             }
-            emit(line, indent: max(1, layout.depths[index]), tone: nil, style: style, into: &sink)
+            if sink.count - lineStart > options.width - indent * 4 {
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: sink.bytes[lineStart...]))
+                sink.truncate(to: lineStart - indent * 4 - 1)
+                emit(line, indent: indent, tone: nil, style: style, into: &sink)
+            }
         }
         for gap in layout.gaps {
             line.removeAll()
