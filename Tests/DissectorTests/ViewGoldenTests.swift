@@ -81,8 +81,11 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         }
     }
 
-    @Test func colorWrapsTextInANSICodesAndAddsNothingElse() throws {
-        let dissection = try sample("tcp-syn")
+    /// Also checks the two ways of finding bytes no field claims agree: the colored dump builds
+    /// a table of each byte's owner, the other views find the holes between the fields.
+    @Test(arguments: ViewGoldenTests.samples)
+    func colorWrapsTextInANSICodesAndAddsNothingElse(_ name: String) throws {
+        let dissection = try sample(name)
         for view in [View.fields, .hex, .tree, .summary] {
             let plain = view.render(dissection, options: RenderOptions(color: false))
             let colored = view.render(dissection, options: RenderOptions(color: true))
@@ -110,6 +113,8 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         #expect(HexDumpRenderer().render(dissection).contains("(unclaimed)"))
         #expect(TreeRenderer().render(dissection).contains("unclaimed (no field): 18 bytes at offset 42"))
         #expect(JSONRenderer().render(dissection).contains(#""gaps":[{"offset":42,"length":18,"kind":"unclaimed""#))
+        let colored = HexDumpRenderer(options: RenderOptions(color: true)).render(dissection)
+        #expect(colored.replacing(#/\u{1B}\[[0-9;]*m/#, with: "") == HexDumpRenderer().render(dissection))
     }
 }
 

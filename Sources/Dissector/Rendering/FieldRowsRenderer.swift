@@ -136,13 +136,19 @@ public struct FieldRowsRenderer {
                 } else {
                     sink.spaces(isHeading ? headingIndent - 8 - Self.bytesWidth : pathWidth)
                 }
-                begin(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, layout.leafOrdinals[index], into: &sink)
+                let valueText: UnsafeBufferPointer<UInt8>
                 if valueLines.isEmpty {
-                    if line == 0 { sink.append(contentsOf: value.bytes) }
-                } else if line < valueLines.count {
-                    sink.append(contentsOf: UnsafeBufferPointer(rebasing: value.bytes[valueLines[line]]))
+                    valueText = line == 0 ? value.bytes : UnsafeBufferPointer(rebasing: value.bytes[0..<0])
+                } else {
+                    valueText = line < valueLines.count ? UnsafeBufferPointer(rebasing: value.bytes[valueLines[line]])
+                        : UnsafeBufferPointer(rebasing: value.bytes[0..<0])
                 }
-                end(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, into: &sink)
+                // A line with no value ends at its bytes: no color codes after them to keep its padding.
+                if !valueText.isEmpty {
+                    begin(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, layout.leafOrdinals[index], into: &sink)
+                    sink.append(contentsOf: valueText)
+                    end(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, into: &sink)
+                }
                 sink.trimTrailingSpaces()
             }
         }

@@ -17,7 +17,7 @@ struct Layout {
     let leafOrdinals: [Int]
     /// Per node: whether it is a protocol layer.
     let isLayer: [Bool]
-    /// For each byte, the leaf that owns it, or -1.
+    /// For each byte, the leaf that owns it, or -1; empty unless asked for (`byteOwners`).
     let owners: [Int]
     let gaps: [Gap]
     /// Protocol struct nodes (`@protocol`), in order.
@@ -26,9 +26,10 @@ struct Layout {
     let depths: [Int]
 
     /// `layersOnly` finds just the layers (for one-line summaries), leaving the per-node and
-    /// per-byte tables empty. With `scratch`, the tables reuse the memory of an earlier frame's
+    /// per-byte tables empty; `byteOwners` fills ``owners`` (the colored dump), which the other
+    /// views do without. With `scratch`, the tables reuse the memory of an earlier frame's
     /// (give them back with ``RenderScratch/keep(_:)-layout``).
-    init(_ dissection: Dissection, layersOnly: Bool = false, scratch: RenderScratch? = nil) {
+    init(_ dissection: Dissection, layersOnly: Bool = false, byteOwners: Bool = false, scratch: RenderScratch? = nil) {
         self.dissection = dissection
         let nodes = dissection.nodes
         let names = dissection.schema.names
@@ -43,15 +44,18 @@ struct Layout {
         } else {
             let errorNode = dissection.errorNode
             let nodeBuffer = nodes.buffer
+            let byteCount = dissection.bytes.count
             leafOrdinals.append(contentsOf: repeatElement(-1, count: nodeBuffer.count))
             isLayer.append(contentsOf: repeatElement(false, count: nodeBuffer.count))
             depths.append(contentsOf: repeatElement(0, count: nodeBuffer.count))
-            owners.append(contentsOf: repeatElement(-1, count: dissection.bytes.count))
-            // Every table has a row per node (or byte, for owners): indices below stay inside them.
+            // Whether the leaves' byte ranges start in order: then the bytes no field claims are
+            // the holes between them, found without a table of owners.
+            var inOrder = true
+            var lastStart = 0
+            // Every table has a row per node: indices below stay inside them.
             leafOrdinals.withUnsafeMutableBufferPointer { leafOrdinals in
             isLayer.withUnsafeMutableBufferPointer { isLayer in
             depths.withUnsafeMutableBufferPointer { depths in
-            owners.withUnsafeMutableBufferPointer { owners in
                 for index in nodeBuffer.indices {
                     var isProtocol = false
                     let kind = nodeBuffer[index].kind
@@ -68,14 +72,11 @@ struct Layout {
                     }
                     leafOrdinals[index] = leaves.count
                     leaves.append(index)
-                    let byteOffset = nodeBuffer[index].byteOffset
-                    let start = min(byteOffset, owners.count)
-                    let end = min(byteOffset + nodeBuffer[index].byteLength, owners.count)
-                    guard start < end else { continue }
-                    let isBitField = nodeBuffer[index].isBitField
-                    for byte in start..<end where owners[byte] < 0 || !isBitField { owners[byte] = index }
+                    let start = min(nodeBuffer[index].byteOffset, byteCount)
+                    guard start < min(start + nodeBuffer[index].byteLength, byteCount) else { continue }
+                    if start < lastStart { inOrder = false }
+                    lastStart = start
                 }
-            }
             }
             }
             }
@@ -84,23 +85,47 @@ struct Layout {
                 let node = nodes[errorNode]
                 unparsedFrom = node.byteOffset + node.byteLength
             }
-            var start: Int?
-            owners.withUnsafeBufferPointer { owners in
-                for byte in 0...owners.count {
-                    let owned = byte == owners.count || owners[byte] >= 0
-                    if owned, let begin = start {
-                        // A gap that straddles the end of the failing field splits into unclaimed and unparsed parts.
-                        if begin < unparsedFrom, byte > unparsedFrom {
-                            gaps.append(Gap(range: begin..<unparsedFrom, unparsed: false))
-                            gaps.append(Gap(range: unparsedFrom..<byte, unparsed: true))
-                        } else {
-                            gaps.append(Gap(range: begin..<byte, unparsed: begin >= unparsedFrom))
+            func addGap(_ begin: Int, _ end: Int) {
+                // A gap that straddles the end of the failing field splits into unclaimed and unparsed parts.
+                if begin < unparsedFrom, end > unparsedFrom {
+                    gaps.append(Gap(range: begin..<unparsedFrom, unparsed: false))
+                    gaps.append(Gap(range: unparsedFrom..<end, unparsed: true))
+                } else {
+                    gaps.append(Gap(range: begin..<end, unparsed: begin >= unparsedFrom))
+                }
+            }
+            if byteOwners || !inOrder {
+                owners.append(contentsOf: repeatElement(-1, count: byteCount))
+                owners.withUnsafeMutableBufferPointer { owners in
+                    for leaf in leaves {
+                        let node = nodeBuffer[leaf]
+                        let start = min(node.byteOffset, byteCount)
+                        let end = min(node.byteOffset + node.byteLength, byteCount)
+                        guard start < end else { continue }
+                        for byte in start..<end where owners[byte] < 0 || !node.isBitField { owners[byte] = leaf }
+                    }
+                    var start: Int?
+                    for byte in 0...owners.count {
+                        let owned = byte == owners.count || owners[byte] >= 0
+                        if owned, let begin = start {
+                            addGap(begin, byte)
+                            start = nil
+                        } else if !owned, start == nil {
+                            start = byte
                         }
-                        start = nil
-                    } else if !owned, start == nil {
-                        start = byte
                     }
                 }
+                if !byteOwners { owners.removeAll(keepingCapacity: true) }
+            } else {
+                var covered = 0
+                for leaf in leaves {
+                    let start = min(nodeBuffer[leaf].byteOffset, byteCount)
+                    let end = min(start + nodeBuffer[leaf].byteLength, byteCount)
+                    guard start < end else { continue }
+                    if start > covered { addGap(covered, start) }
+                    covered = max(covered, end)
+                }
+                if covered < byteCount { addGap(covered, byteCount) }
             }
         }
         self.leaves = leaves
