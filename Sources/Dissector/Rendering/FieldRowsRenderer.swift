@@ -136,12 +136,11 @@ public struct FieldRowsRenderer {
                 } else {
                     sink.spaces(isHeading ? headingIndent - 8 - Self.bytesWidth : pathWidth)
                 }
-                let valueText: UnsafeBufferPointer<UInt8>
+                var valueText = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
                 if valueLines.isEmpty {
-                    valueText = line == 0 ? value.bytes : UnsafeBufferPointer(rebasing: value.bytes[0..<0])
-                } else {
-                    valueText = line < valueLines.count ? UnsafeBufferPointer(rebasing: value.bytes[valueLines[line]])
-                        : UnsafeBufferPointer(rebasing: value.bytes[0..<0])
+                    if line == 0 { valueText = value.bytes }
+                } else if line < valueLines.count {
+                    valueText = UnsafeBufferPointer(rebasing: value.bytes[valueLines[line]])
                 }
                 // A line with no value ends at its bytes: no color codes after them to keep its padding.
                 if !valueText.isEmpty {
