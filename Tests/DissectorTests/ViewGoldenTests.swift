@@ -70,6 +70,46 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         }
     }
 
+    /// Numbers are written digit pair by digit pair, and display text in place then escaped only
+    /// when it must be: both checked at the edges (every power of ten, the extremes, quotes and
+    /// control bytes in a string).
+    @Test func jsonWritesEveryIntegerExactlyAndEscapesDisplayText() throws {
+        var unsignedValues: [UInt64] = [0, 9, UInt64.max]
+        var power: UInt64 = 10
+        for _ in 1...19 {
+            unsignedValues += [power - 1, power, power + 1]
+            power = power &* 10
+        }
+        let signedValues: [Int64] = [Int64.min, Int64.min + 1, -100, -10, -9, -1, Int64.max]
+        var fields = ""
+        var bytes: [UInt8] = []
+        for (position, value) in unsignedValues.enumerated() {
+            fields += "u\(position): u64be\n"
+            bytes += withUnsafeBytes(of: value.bigEndian, Array.init)
+        }
+        for (position, value) in signedValues.enumerated() {
+            fields += "i\(position): i64be\n"
+            bytes += withUnsafeBytes(of: value.bigEndian, Array.init)
+        }
+        let text = "say \"hi\"\\\n\t\u{01}"
+        fields += "text: string[\(text.utf8.count)]\n"
+        bytes += Array(text.utf8)
+        let schema = try SchemaLoader.load(text: "struct Main {\n\(fields)}")
+        var interpreter = Interpreter(schema: schema)
+        let dissection = interpreter.dissect(bytes, root: try #require(schema.structType(named: "Main")))
+        #expect(dissection.error == nil)
+        let line = JSONRenderer().render(dissection)
+        let expected = unsignedValues.map(String.init) + signedValues.map(String.init)
+        let written = line.matches(of: #/"value":(-?[0-9]+),"display":"(-?[0-9]+)"/#).map { ($0.1, $0.2) }
+        #expect(written.map { String($0.0) } == expected)
+        #expect(written.map { String($0.1) } == expected)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let last = try #require((object["fields"] as? [[String: Any]])?.last)
+        #expect(last["value"] as? String == text)
+        #expect((last["display"] as? String)?.contains("say \\\"hi\\\"") == true, "shown as the other views show it")
+        #expect(line.contains(#""value":"say \"hi\"\\\n\t\u0001""#))
+    }
+
     @Test(arguments: ViewGoldenTests.samples.filter { $0.contains("truncated") || $0.contains("beyond") || $0.contains("loop") })
     func everyViewMarksTheErrorAndKeepsTheFieldsBeforeIt(sampleName: String) throws {
         let dissection = try sample(sampleName)

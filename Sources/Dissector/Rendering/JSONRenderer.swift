@@ -50,14 +50,35 @@ public struct JSONRenderer {
             }
         }
         sink.append("],\"fields\":[" as StaticString)
-        var value = scratch.value
-        let paths = PathTable(dissection, scratch: scratch)
-        defer { scratch.keep(paths) }
+        var display = scratch.value
         let names = dissection.schema.names
-        for index in dissection.nodes.indices {
-            if index > 0 { sink.append(byte: UInt8(ascii: ",")) }
-            field(index, dissection, layout, paths, names, &sink, &value)
+        let nodes = dissection.nodes.buffer
+        // Each path is written once, into the output, and the next ones copy their parent's from
+        // there.
+        var (pathStarts, pathEnds) = scratch.takePathTables()
+        pathStarts.append(contentsOf: repeatElement(0, count: nodes.count))
+        pathEnds.append(contentsOf: repeatElement(0, count: nodes.count))
+        dissection.bytes.withUnsafeBufferPointer { bytes in
+        pathStarts.withUnsafeMutableBufferPointer { pathStarts in
+        pathEnds.withUnsafeMutableBufferPointer { pathEnds in
+            for index in nodes.indices {
+                if index > 0 { sink.append(byte: UInt8(ascii: ",")) }
+                let node = nodes[index]
+                sink.append("{\"path\":\"" as StaticString)
+                // Paths and names are identifiers: nothing in them needs escaping.
+                let nameStart = PathTable.appendPath(of: index, node, names, to: &sink, starts: pathStarts, ends: pathEnds)
+                sink.append("\",\"name\":\"" as StaticString)
+                if let nameStart {
+                    sink.appendCopy(nameStart..<pathEnds[index])
+                } else {
+                    PathTable.appendName(of: node, names, into: &sink)
+                }
+                field(index, node, dissection, bytes, names, &sink, &display)
+            }
         }
+        }
+        }
+        scratch.keepPathTables(starts: pathStarts, ends: pathEnds)
         sink.append("],\"gaps\":[" as StaticString)
         for (position, gap) in layout.gaps.enumerated() {
             if position > 0 { sink.append(byte: UInt8(ascii: ",")) }
@@ -90,38 +111,29 @@ public struct JSONRenderer {
         sink.append(byte: UInt8(ascii: "}"))
     }
 
-    private func field(_ index: Int, _ dissection: Dissection, _ layout: Layout, _ paths: PathTable, _ names: NameTable,
-                       _ sink: inout TextSink, _ scratch: inout TextSink) {
-        let node = dissection.nodes[index]
-        let isError = dissection.errorNode == index
-        sink.append("{\"path\":\"" as StaticString)
-        // Paths and names are identifiers: nothing in them needs escaping.
-        paths.write(index, into: &sink)
-        sink.append("\",\"name\":\"" as StaticString)
-        PathTable.appendName(of: node, names, into: &sink)
-        sink.append(byte: UInt8(ascii: "\""))
-        sink.append(",\"parent\":" as StaticString)
+    /// The members after `name`.
+    private func field(_ index: Int, _ node: FieldNode, _ dissection: Dissection, _ bytes: UnsafeBufferPointer<UInt8>,
+                       _ names: NameTable, _ sink: inout TextSink, _ display: inout TextSink) {
+        sink.append("\",\"parent\":" as StaticString)
         sink.appendDecimal(node.parent)
-        sink.append(",\"kind\":\"" as StaticString)
-        sink.append(kind(node.kind))
-        sink.append("\",\"offset\":" as StaticString)
+        sink.append(kindKey(node.kind))
         sink.appendDecimal(node.byteOffset)
         sink.append(",\"length\":" as StaticString)
         sink.appendDecimal(node.byteLength)
-        if layout.isBitLevel(index) {
+        if node.isBitField || node.bitStart & 7 != 0 || node.bitEnd & 7 != 0 {
             sink.append(",\"bit_offset\":" as StaticString)
             sink.appendDecimal(node.bitStart & 7)
             sink.append(",\"bit_width\":" as StaticString)
             sink.appendDecimal(node.bitWidth)
         }
-        var isContainer = false
+        // The bytes the field touches, clamped to the buffer.
+        let rawStart = min(node.byteOffset, bytes.count)
+        let raw = UnsafeBufferPointer(rebasing: bytes[rawStart..<min(max(rawStart, node.byteOffset + node.byteLength), bytes.count)])
         switch node.kind {
-        case .structure, .array: isContainer = true
-        default: break
-        }
-        if !isContainer {
+        case .structure, .array: break
+        default:
             sink.append(",\"raw\":\"" as StaticString)
-            sink.appendHex(dissection.rawBytes(of: index))
+            sink.appendHex(raw)
             sink.append(byte: UInt8(ascii: "\""))
         }
         sink.append(",\"value\":" as StaticString)
@@ -133,7 +145,7 @@ public struct JSONRenderer {
         case .boolean(let value): sink.append(value ? "true" as StaticString : "false")
         case .bytes:
             sink.append(byte: UInt8(ascii: "\""))
-            sink.appendHex(dissection.rawBytes(of: index))
+            sink.appendHex(raw)
             sink.append(byte: UInt8(ascii: "\""))
         case .string, .text: sink.appendJSONString(dissection.text(of: index) ?? "")
         case .none: sink.append("null" as StaticString)
@@ -146,28 +158,36 @@ public struct JSONRenderer {
                 sink.append("null" as StaticString)
             }
         }
-        sink.append(",\"display\":" as StaticString)
-        if isError {
-            sink.append("\"\",\"error\":true" as StaticString)
-        } else {
-            scratch.removeAll()
-            ValueWriter.writeDisplay(dissection, index, into: &scratch)
-            sink.appendJSONString(scratch.bytes)
+        if dissection.errorNode == index {
+            sink.append(",\"display\":\"\",\"error\":true}" as StaticString)
+            return
         }
-        sink.append(byte: UInt8(ascii: "}"))
+        sink.append(",\"display\":\"" as StaticString)
+        // Display text rarely needs escaping: write it in place, and only when it does, again
+        // from a copy.
+        let displayStart = sink.count
+        ValueWriter.writeDisplay(dissection, index, into: &sink)
+        if sink.needsJSONEscaping(from: displayStart) {
+            display.removeAll()
+            display.append(contentsOf: UnsafeBufferPointer(rebasing: sink.bytes[displayStart...]))
+            sink.truncate(to: displayStart)
+            sink.appendJSONString(display.bytes, quoted: false)
+        }
+        sink.append("\"}" as StaticString)
     }
 
-    private func kind(_ kind: NodeKind) -> StaticString {
+    /// The `kind` member and the key after it, in one piece.
+    private func kindKey(_ kind: NodeKind) -> StaticString {
         switch kind {
-        case .structure: return "struct"
-        case .array: return "array"
-        case .integer: return "integer"
-        case .enumeration: return "enum"
-        case .float: return "float"
-        case .boolean: return "bool"
-        case .bytes: return "bytes"
-        case .string: return "string"
-        case .dnsName: return "dns_name"
+        case .structure: return ",\"kind\":\"struct\",\"offset\":"
+        case .array: return ",\"kind\":\"array\",\"offset\":"
+        case .integer: return ",\"kind\":\"integer\",\"offset\":"
+        case .enumeration: return ",\"kind\":\"enum\",\"offset\":"
+        case .float: return ",\"kind\":\"float\",\"offset\":"
+        case .boolean: return ",\"kind\":\"bool\",\"offset\":"
+        case .bytes: return ",\"kind\":\"bytes\",\"offset\":"
+        case .string: return ",\"kind\":\"string\",\"offset\":"
+        case .dnsName: return ",\"kind\":\"dns_name\",\"offset\":"
         }
     }
 }

@@ -4,8 +4,8 @@ import BinarySchema
 /// pre-order, so each path is its parent's, already built, plus one step.
 struct PathTable {
     private var text: TextSink
-    private var starts: [Int32]
-    private var ends: [Int32]
+    private var starts: [Int]
+    private var ends: [Int]
 
     /// With `scratch`, the table reuses the memory of an earlier frame's (give it back with
     /// ``RenderScratch/keep(_:)-paths``).
@@ -29,24 +29,37 @@ struct PathTable {
         starts.withUnsafeMutableBufferPointer { starts in
         ends.withUnsafeMutableBufferPointer { ends in
             for index in nodeBuffer.indices {
-                let node = nodeBuffer[index]
-                let start = text.count
-                let parent = Int(node.parent)
-                if case .structure(let structID) = node.kind, let abbreviation = names.protocolAbbreviation(Int(structID)) {
-                    // A protocol layer starts a new path.
-                    text.append(contentsOf: abbreviation)
-                } else if parent < 0 || parent >= index {
-                    Self.appendName(of: node, names, into: &text)
-                } else {
-                    text.appendCopy(Int(starts[parent])..<Int(ends[parent]))
-                    if node.arrayIndex < 0 { text.append(byte: UInt8(ascii: ".")) }
-                    Self.appendName(of: node, names, into: &text)
-                }
-                starts[index] = Int32(truncatingIfNeeded: start)
-                ends[index] = Int32(truncatingIfNeeded: text.count)
+                Self.appendPath(of: index, nodeBuffer[index], names, to: &text, starts: starts, ends: ends)
             }
         }
         }
+    }
+
+    /// Appends node `index`'s path to `text`, where the path of every earlier node was appended
+    /// (at `starts`/`ends`, which this fills in for `index`), and returns where its own name
+    /// starts in `text`, or nil when the path is a protocol's abbreviation instead. Nodes come in
+    /// pre-order, so each path is its parent's, already written, plus one step.
+    @discardableResult
+    static func appendPath(of index: Int, _ node: FieldNode, _ names: NameTable, to text: inout TextSink,
+                           starts: UnsafeMutableBufferPointer<Int>, ends: UnsafeMutableBufferPointer<Int>) -> Int? {
+        let start = text.count
+        let parent = Int(node.parent)
+        var nameStart: Int? = start
+        if case .structure(let structID) = node.kind, let abbreviation = names.protocolAbbreviation(Int(structID)) {
+            // A protocol layer starts a new path.
+            text.append(contentsOf: abbreviation)
+            nameStart = nil
+        } else if parent < 0 || parent >= index {
+            appendName(of: node, names, into: &text)
+        } else {
+            text.appendCopy(starts[parent]..<ends[parent])
+            if node.arrayIndex < 0 { text.append(byte: UInt8(ascii: ".")) }
+            nameStart = text.count
+            appendName(of: node, names, into: &text)
+        }
+        starts[index] = start
+        ends[index] = text.count
+        return nameStart
     }
 
     /// A node's own name: its field's, `[i]` for an array element, its struct's for the root.
@@ -65,12 +78,12 @@ struct PathTable {
     }
 
     /// The start and end tables, for reuse.
-    var tables: (starts: [Int32], ends: [Int32]) { (starts, ends) }
+    var tables: (starts: [Int], ends: [Int]) { (starts, ends) }
 
     /// Characters (UTF-8 bytes; names are ASCII identifiers) in the node's path.
-    func length(of index: Int) -> Int { Int(ends[index]) - Int(starts[index]) }
+    func length(of index: Int) -> Int { ends[index] - starts[index] }
 
     func write(_ index: Int, into sink: inout TextSink) {
-        sink.append(contentsOf: UnsafeBufferPointer(rebasing: text.bytes[Int(starts[index])..<Int(ends[index])]))
+        sink.append(contentsOf: UnsafeBufferPointer(rebasing: text.bytes[starts[index]..<ends[index]]))
     }
 }

@@ -9,8 +9,8 @@ final class RenderScratch {
     @exclusivity(unchecked) private var gaps: [Layout.Gap] = []
     @exclusivity(unchecked) private var layers: [Int] = []
     @exclusivity(unchecked) private var depths: [Int] = []
-    @exclusivity(unchecked) private var pathStarts: [Int32] = []
-    @exclusivity(unchecked) private var pathEnds: [Int32] = []
+    @exclusivity(unchecked) private var pathStarts: [Int] = []
+    @exclusivity(unchecked) private var pathEnds: [Int] = []
     /// Text of the paths.
     let pathText = TextSink(capacity: 4096)
     /// A line or a value being composed before it is measured, wrapped or escaped.
@@ -24,7 +24,7 @@ final class RenderScratch {
          Self.take(&layers), Self.take(&depths))
     }
 
-    func takePathTables() -> (starts: [Int32], ends: [Int32]) {
+    func takePathTables() -> (starts: [Int], ends: [Int]) {
         (Self.take(&pathStarts), Self.take(&pathEnds))
     }
 
@@ -41,6 +41,11 @@ final class RenderScratch {
 
     func keep(_ paths: PathTable) {
         (pathStarts, pathEnds) = paths.tables
+    }
+
+    /// Takes back path tables a view filled itself (``PathTable/appendPath(of:_:_:to:starts:ends:)``).
+    func keepPathTables(starts: [Int], ends: [Int]) {
+        (pathStarts, pathEnds) = (starts, ends)
     }
 
     /// Moves the array out (so it is uniquely referenced) and empties it, keeping its memory.

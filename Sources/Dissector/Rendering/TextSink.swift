@@ -165,29 +165,58 @@ public struct TextSink {
         storage.count += count
     }
 
+    @inline(__always)
     mutating func appendDecimal<T: BinaryInteger>(_ value: T) {
         if value < 0 {
             storage.append(UInt8(ascii: "-"))
-            appendDecimal(UInt64(truncatingIfNeeded: 0 &- Int64(truncatingIfNeeded: value)))
-            return
+            appendDecimal(magnitude: UInt64(truncatingIfNeeded: 0 &- Int64(truncatingIfNeeded: value)))
+        } else {
+            appendDecimal(magnitude: UInt64(value))
         }
-        var magnitude = UInt64(value)
-        if magnitude < 10 {
-            storage.append(UInt8(ascii: "0") + UInt8(magnitude))
-            return
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while magnitude > 0 {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
+    }
+
+    /// Two decimal digits for each value 0...99, as a literal (a stored table would be
+    /// guarded by a once-check on every use).
+    private static var digitPairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859606162636465666768697071727374757677787980\
+        81828384858687888990919293949596979899
+        """
+    }
+
+    mutating func appendDecimal(magnitude value: UInt64) {
+        let pairs = Self.digitPairs.utf8Start
+        if value < 100 {
+            if value < 10 {
+                storage.append(UInt8(ascii: "0") + UInt8(value))
+            } else {
+                storage.reserve(2)
+                storage.base[storage.count] = pairs[Int(value) &* 2]
+                storage.base[storage.count + 1] = pairs[Int(value) &* 2 + 1]
+                storage.count += 2
             }
-            storage.append(UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+            return
         }
+        var digits = 3
+        var bound: UInt64 = 1000
+        while digits < 20, value >= bound {
+            digits += 1
+            bound = bound &* 10
+        }
+        storage.reserve(digits)
+        let output = storage.base + storage.count
+        var rest = value
+        var end = digits
+        while rest >= 10 {
+            let pair = Int(rest % 100) &* 2
+            rest /= 100
+            output[end - 1] = pairs[pair + 1]
+            output[end - 2] = pairs[pair]
+            end -= 2
+        }
+        if end > 0 { output[0] = UInt8(ascii: "0") + UInt8(rest) }
+        storage.count += digits
     }
 
     /// The hex digit for a nibble; arithmetic rather than a table, which as a global would be
@@ -234,6 +263,17 @@ public struct TextSink {
             first = false
         }
         storage.count = output - storage.base
+    }
+
+    /// Whether the text from `start` on holds a byte a JSON string must escape.
+    func needsJSONEscaping(from start: Int) -> Bool {
+        var index = max(0, start)
+        while index < storage.count {
+            let byte = storage.base[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            index += 1
+        }
+        return false
     }
 
     /// A JSON string literal (without its quotes when `quoted` is false).
