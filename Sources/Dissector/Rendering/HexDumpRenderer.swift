@@ -101,7 +101,7 @@ public struct HexDumpRenderer {
                 let ordinal = layout.leafOrdinals[leaf]
                 if style.enabled { if isError { style.beginError(into: &sink) } else { style.beginField(ordinal, into: &sink) } }
                 sink.appendOffset(node.byteOffset)
-                if layout.isBitLevel(leaf) {
+                if node.isBitLevel {
                     sink.append(byte: UInt8(ascii: "."))
                     sink.appendDecimal(node.bitStart & 7)
                     sink.append(byte: UInt8(ascii: " "))

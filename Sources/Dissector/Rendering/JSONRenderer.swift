@@ -120,7 +120,7 @@ public struct JSONRenderer {
         sink.appendDecimal(node.byteOffset)
         sink.append(",\"length\":" as StaticString)
         sink.appendDecimal(node.byteLength)
-        if node.isBitField || node.bitStart & 7 != 0 || node.bitEnd & 7 != 0 {
+        if node.isBitLevel {
             sink.append(",\"bit_offset\":" as StaticString)
             sink.appendDecimal(node.bitStart & 7)
             sink.append(",\"bit_width\":" as StaticString)

@@ -161,10 +161,7 @@ struct Layout {
     func isLeaf(_ index: Int) -> Bool { leafOrdinals[index] >= 0 }
 
     /// Whether a node is shown in bits rather than bytes.
-    func isBitLevel(_ index: Int) -> Bool {
-        let node = dissection.nodes[index]
-        return node.isBitField || node.bitStart & 7 != 0 || node.bitEnd & 7 != 0
-    }
+    func isBitLevel(_ index: Int) -> Bool { dissection.nodes[index].isBitLevel }
 
     /// `ihl` inside IPv4: the field's own name, or `[2]` for an array element.
     func label(_ index: Int) -> String { dissection.name(of: index) }
@@ -350,4 +347,10 @@ enum Text {
         if start < text.count { lines.append(start..<text.count) }
         return lines
     }
+}
+
+extension FieldNode {
+    /// Whether the node is shown in bits rather than bytes: a bit field, or a value that does not
+    /// start and end on byte boundaries.
+    var isBitLevel: Bool { isBitField || bitStart & 7 != 0 || bitEnd & 7 != 0 }
 }

@@ -119,10 +119,10 @@ public struct TextSink {
     /// Appends a copy of bytes already in this sink.
     mutating func appendCopy(_ range: Range<Int>) {
         guard range.lowerBound >= 0, range.upperBound <= storage.count, !range.isEmpty else { return }
-        // Reserve first: growing moves the buffer the bytes are copied from.
+        // Reserve first: growing moves the buffer the bytes are copied from. The copy is one of
+        // a path or a name, which the small-copy path of `append` handles without a call.
         storage.reserve(range.count)
-        (storage.base + storage.count).update(from: storage.base + range.lowerBound, count: range.count)
-        storage.count += range.count
+        storage.append(UnsafeRawBufferPointer(start: storage.base + range.lowerBound, count: range.count))
     }
 
     /// Drops every byte from `count` on (a line written ahead and then laid out again).
@@ -160,8 +160,18 @@ public struct TextSink {
 
     mutating func spaces(_ count: Int) {
         guard count > 0 else { return }
-        storage.reserve(count)
-        (storage.base + storage.count).update(repeating: UInt8(ascii: " "), count: count)
+        if count <= 16 {
+            // Indents and column padding: two word stores (past the end, within the room
+            // reserved) instead of a call to memset.
+            storage.reserve(16)
+            let target = UnsafeMutableRawPointer(storage.base + storage.count)
+            let eightSpaces: UInt64 = 0x2020_2020_2020_2020
+            target.storeBytes(of: eightSpaces, as: UInt64.self)
+            target.storeBytes(of: eightSpaces, toByteOffset: 8, as: UInt64.self)
+        } else {
+            storage.reserve(count)
+            (storage.base + storage.count).update(repeating: UInt8(ascii: " "), count: count)
+        }
         storage.count += count
     }
 
@@ -237,6 +247,17 @@ public struct TextSink {
 
     /// An offset as at least four hex digits.
     mutating func appendOffset(_ offset: Int) {
+        if offset >= 0, offset < 0x10000 {
+            // Every offset in a frame of up to 64 KiB: four digits, no loop.
+            storage.reserve(4)
+            let output = storage.base + storage.count
+            output[0] = Self.hexDigit(offset >> 12)
+            output[1] = Self.hexDigit(offset >> 8)
+            output[2] = Self.hexDigit(offset >> 4)
+            output[3] = Self.hexDigit(offset)
+            storage.count += 4
+            return
+        }
         var digits = 4
         while digits < 16, offset >> (digits * 4) != 0 { digits += 1 }
         withUnreservedBytes(digits) { output in

@@ -238,7 +238,7 @@ enum ValueWriter {
     @discardableResult
     static func writeBitPattern(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) -> Bool {
         let node = dissection.nodes[index]
-        guard node.bitStart & 7 != 0 || node.bitEnd & 7 != 0 || node.isBitField else { return false }
+        guard node.isBitLevel else { return false }
         let firstByte = node.bitStart >> 3
         let lastByte = (node.bitEnd - 1) >> 3
         guard lastByte >= firstByte, lastByte < dissection.bytes.count else { return false }
