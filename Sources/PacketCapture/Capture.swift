@@ -28,6 +28,23 @@ public struct CapturedPacket: Sendable {
     }
 }
 
+/// A packet in libpcap's own buffer, as ``Capture/nextBorrowed()`` delivers it: valid until the
+/// next read from the same capture. Copy what must outlive that.
+public struct BorrowedPacket {
+    /// Capture time: seconds since 1970 and the nanoseconds within that second.
+    public let seconds: Int
+    public let nanoseconds: Int
+    /// Bytes captured (at most the snapshot length).
+    public let bytes: UnsafeBufferPointer<UInt8>
+    /// Length of the packet on the wire.
+    public let originalLength: Int
+
+    /// A copy that outlives the next read.
+    public func copy() -> CapturedPacket {
+        CapturedPacket(seconds: seconds, nanoseconds: nanoseconds, bytes: Array(bytes), originalLength: originalLength)
+    }
+}
+
 /// A libpcap capture: a file being read or an interface being captured on. It owns its
 /// `pcap_t` and closes it when released. Use it from one thread.
 public final class Capture {
@@ -153,8 +170,27 @@ public final class Capture {
         }
     }
 
+    /// What `nextBorrowed()` found.
+    public enum BorrowedNext {
+        case packet(BorrowedPacket)
+        /// A live capture's read timeout passed with no packet.
+        case timeout
+        /// The end of the file, or `stop()` was called.
+        case end
+    }
+
     /// The next packet, a live timeout, or the end.
     public func next() throws(PcapError) -> Next {
+        switch try nextBorrowed() {
+        case .packet(let packet): return .packet(packet.copy())
+        case .timeout: return .timeout
+        case .end: return .end
+        }
+    }
+
+    /// Like ``next()``, without copying the packet out of libpcap's buffer: for readers that
+    /// copy many packets into one buffer of their own.
+    public func nextBorrowed() throws(PcapError) -> BorrowedNext {
         if interruptRequested != 0, interruptedCapture == handle { return .end }
         var header: UnsafeMutablePointer<pcap_pkthdr>?
         var data: UnsafePointer<UInt8>?
@@ -163,9 +199,9 @@ public final class Capture {
             guard let header, let data else { return .timeout }
             let captured = Int(header.pointee.caplen)
             let fraction = Int(header.pointee.ts.tv_usec)
-            return .packet(CapturedPacket(
+            return .packet(BorrowedPacket(
                 seconds: Int(header.pointee.ts.tv_sec), nanoseconds: nanosecondPrecision ? fraction : fraction * 1000,
-                bytes: Array(UnsafeBufferPointer(start: data, count: captured)), originalLength: Int(header.pointee.len)))
+                bytes: UnsafeBufferPointer(start: data, count: captured), originalLength: Int(header.pointee.len)))
         case 0:
             return .timeout
         case PCAP_ERROR_BREAK:
@@ -260,15 +296,20 @@ public final class CaptureWriter {
     }
 
     public func write(_ packet: CapturedPacket) {
+        packet.bytes.withUnsafeBufferPointer { bytes in
+            write(BorrowedPacket(seconds: packet.seconds, nanoseconds: packet.nanoseconds, bytes: bytes,
+                                 originalLength: packet.originalLength))
+        }
+    }
+
+    public func write(_ packet: BorrowedPacket) {
         var header = pcap_pkthdr()
         // Clamped: a packet built by hand may hold values a pcap record cannot.
         header.ts.tv_sec = time_t(clamping: packet.seconds)
         header.ts.tv_usec = suseconds_t(clamping: nanosecondPrecision ? packet.nanoseconds : packet.nanoseconds / 1000)
         header.caplen = bpf_u_int32(clamping: packet.bytes.count)
         header.len = bpf_u_int32(clamping: max(packet.originalLength, packet.bytes.count))
-        packet.bytes.withUnsafeBufferPointer { bytes in
-            pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &header, bytes.baseAddress)
-        }
+        pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &header, packet.bytes.baseAddress)
     }
 
     public func flush() {

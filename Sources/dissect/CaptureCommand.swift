@@ -107,16 +107,14 @@ struct CaptureCommand: ParsableCommand {
         // A file's packets are dissected in shares, on several threads; live ones one at a
         // time, as they arrive.
         let shareSize = live ? 1 : PacketPrinter.packetsPerShare
-        var share: [CapturedPacket] = []
-        share.reserveCapacity(shareSize)
-        var shareBytes = 0
+        var share = PacketShare(packets: shareSize, bytes: 0)
         var seen = 0
         var failure: PcapError?
         loop: while count.map({ seen < $0 }) ?? true {
             if let deadline, Date() >= deadline { break }
-            let next: Capture.Next
+            let next: Capture.BorrowedNext
             do {
-                next = try capture.next()
+                next = try capture.nextBorrowed()
             } catch {
                 failure = error
                 break
@@ -130,11 +128,11 @@ struct CaptureCommand: ParsableCommand {
                 if live { writer?.flush() }
                 guard let output else { continue }
                 share.append(packet)
-                shareBytes += packet.bytes.count
-                if share.count >= shareSize || shareBytes >= PacketPrinter.bytesPerShare {
+                if share.count >= shareSize || share.byteCount >= PacketPrinter.bytesPerShare {
                     output.show(share, firstNumber: seen - share.count + 1)
-                    share.removeAll(keepingCapacity: true)
-                    shareBytes = 0
+                    // The printer keeps that share until it is dissected: the next one is new,
+                    // sized like the last.
+                    share = PacketShare(packets: shareSize, bytes: share.byteCount)
                 }
             }
         }
@@ -239,10 +237,10 @@ final class PacketPrinter {
 
     /// Dissects and prints `packets`, numbered from `firstNumber`. With one thread, before
     /// returning; with more, in the background.
-    func show(_ packets: [CapturedPacket], firstNumber: Int) {
-        guard !packets.isEmpty else { return }
+    func show(_ packets: PacketShare, firstNumber: Int) {
+        guard packets.count > 0 else { return }
         guard threads > 1 else {
-            workers[0].show(packets[...], firstNumber: firstNumber)
+            workers[0].show(packets, firstNumber: firstNumber)
             workers[0].writeOut()
             return
         }
@@ -255,7 +253,7 @@ final class PacketPrinter {
         let running = self.running
         running.wait()
         DispatchQueue.global().async(group: group) {
-            worker.show(packets[...], firstNumber: firstNumber)
+            worker.show(packets, firstNumber: firstNumber)
             running.signal()
         }
         inFlight[index] = group
@@ -289,6 +287,7 @@ final class FrameWorker: @unchecked Sendable {
     private let root: StructType
     private let renderer: ViewRenderer?
     private var sink = TextSink(capacity: 1 << 17)
+    private var packetBytes: [UInt8] = []
     private(set) var frames = 0
     private(set) var bytes = 0
     private(set) var framesWithErrors = 0
@@ -300,27 +299,33 @@ final class FrameWorker: @unchecked Sendable {
         renderer = view.map { ViewRenderer(view: $0, options: options) }
     }
 
-    func show(_ packets: ArraySlice<CapturedPacket>, firstNumber: Int) {
+    func show(_ packets: PacketShare, firstNumber: Int) {
         var number = firstNumber
-        for packet in packets {
-            frames += 1
-            bytes += packet.bytes.count
-            // The dissection borrows the interpreter's working memory: nothing is copied or kept per packet.
-            let failed = interpreter.withDissection(of: packet.bytes, root: root) { dissection in
-                if let renderer {
-                    let frame = FrameInfo(number: number,
-                                          time: CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds),
-                                          originalLength: packet.originalLength)
-                    renderer.render(dissection, frame: frame, into: &sink)
+        packets.bytes.withUnsafeBufferPointer { shareBytes in
+            for packet in packets.records {
+                frames += 1
+                bytes += packet.count
+                // One buffer for every packet this worker dissects: emptied, refilled, never reallocated
+                // once large enough.
+                packetBytes.removeAll(keepingCapacity: true)
+                packetBytes.append(contentsOf: UnsafeBufferPointer(rebasing: shareBytes[packet.range]))
+                // The dissection borrows the interpreter's working memory: nothing is copied or kept per packet.
+                let failed = interpreter.withDissection(of: packetBytes, root: root) { dissection in
+                    if let renderer {
+                        let frame = FrameInfo(number: number,
+                                              time: CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds),
+                                              originalLength: packet.originalLength)
+                        renderer.render(dissection, frame: frame, into: &sink)
+                    }
+                    return dissection.error != nil
                 }
-                return dissection.error != nil
+                if failed { framesWithErrors += 1 }
+                number += 1
+                guard let view = renderer?.view else { continue }
+                sink.newline()
+                // Frames with several lines each are separated by a blank line, as tshark -V does.
+                if view != .summary && view != .json { sink.newline() }
             }
-            if failed { framesWithErrors += 1 }
-            number += 1
-            guard let view = renderer?.view else { continue }
-            sink.newline()
-            // Frames with several lines each are separated by a blank line, as tshark -V does.
-            if view != .summary && view != .json { sink.newline() }
         }
     }
 
@@ -340,5 +345,38 @@ final class FrameWorker: @unchecked Sendable {
             }
         }
         sink.removeAll()
+    }
+}
+
+/// Packets read from a capture for one worker, their bytes end to end in one buffer: a share
+/// costs two allocations, not one per packet, and none of them is freed on another thread per
+/// packet.
+struct PacketShare: Sendable {
+    struct Record: Sendable {
+        let range: Range<Int>
+        let seconds: Int
+        let nanoseconds: Int
+        let originalLength: Int
+
+        var count: Int { range.count }
+    }
+
+    private(set) var bytes: [UInt8] = []
+    private(set) var records: [Record] = []
+
+    /// Room for `packets` packets and `bytes` bytes.
+    init(packets: Int, bytes: Int) {
+        records.reserveCapacity(packets)
+        self.bytes.reserveCapacity(bytes)
+    }
+
+    var count: Int { records.count }
+    var byteCount: Int { bytes.count }
+
+    mutating func append(_ packet: BorrowedPacket) {
+        let start = bytes.count
+        bytes.append(contentsOf: packet.bytes)
+        records.append(Record(range: start..<bytes.count, seconds: packet.seconds, nanoseconds: packet.nanoseconds,
+                              originalLength: packet.originalLength))
     }
 }

@@ -59,6 +59,9 @@ public struct Interpreter {
     public mutating func withDissection<Result>(of bytes: [UInt8], root: StructType,
                                                 _ body: (Dissection) throws -> Result) rethrows -> Result {
         let error = run(bytes, root: root.id)
+        // The walk lets go of the bytes, so a caller refilling one buffer for every walk keeps
+        // it uniquely referenced (no copy on write).
+        reader = ByteReader([])
         return try body(Dissection(schema: schema, bytes: bytes, store: state, error: error))
     }
 
