@@ -349,11 +349,13 @@ public struct Dissection {
     }
 
     /// The bytes a node touches.
-    public func rawBytes(of index: Int) -> ArraySlice<UInt8> {
-        let node = nodes[index]
+    public func rawBytes(of index: Int) -> ArraySlice<UInt8> { bytes[rawByteRange(of: nodes[index])] }
+
+    /// Where in ``bytes`` the node's bytes are, clamped to the buffer (a failing field may
+    /// claim bytes past its end).
+    package func rawByteRange(of node: FieldNode) -> Range<Int> {
         let start = min(node.byteOffset, bytes.count)
-        let end = min(max(start, node.byteOffset + node.byteLength), bytes.count)
-        return bytes[start..<end]
+        return start..<min(max(start, node.byteOffset + node.byteLength), bytes.count)
     }
 
     /// The text of a string or DNS-name node.

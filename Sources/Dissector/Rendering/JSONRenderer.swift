@@ -126,9 +126,7 @@ public struct JSONRenderer {
             sink.append(",\"bit_width\":" as StaticString)
             sink.appendDecimal(node.bitWidth)
         }
-        // The bytes the field touches, clamped to the buffer.
-        let rawStart = min(node.byteOffset, bytes.count)
-        let raw = UnsafeBufferPointer(rebasing: bytes[rawStart..<min(max(rawStart, node.byteOffset + node.byteLength), bytes.count)])
+        let raw = UnsafeBufferPointer(rebasing: bytes[dissection.rawByteRange(of: node)])
         switch node.kind {
         case .structure, .array: break
         default:

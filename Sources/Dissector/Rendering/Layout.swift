@@ -72,10 +72,10 @@ struct Layout {
                     }
                     leafOrdinals[index] = leaves.count
                     leaves.append(index)
-                    let start = min(nodeBuffer[index].byteOffset, byteCount)
-                    guard start < min(start + nodeBuffer[index].byteLength, byteCount) else { continue }
-                    if start < lastStart { inOrder = false }
-                    lastStart = start
+                    let bytes = dissection.rawByteRange(of: nodeBuffer[index])
+                    guard !bytes.isEmpty else { continue }
+                    if bytes.lowerBound < lastStart { inOrder = false }
+                    lastStart = bytes.lowerBound
                 }
             }
             }
@@ -99,10 +99,9 @@ struct Layout {
                 owners.withUnsafeMutableBufferPointer { owners in
                     for leaf in leaves {
                         let node = nodeBuffer[leaf]
-                        let start = min(node.byteOffset, byteCount)
-                        let end = min(node.byteOffset + node.byteLength, byteCount)
-                        guard start < end else { continue }
-                        for byte in start..<end where owners[byte] < 0 || !node.isBitField { owners[byte] = leaf }
+                        for byte in dissection.rawByteRange(of: node) where owners[byte] < 0 || !node.isBitField {
+                            owners[byte] = leaf
+                        }
                     }
                     var start: Int?
                     for byte in 0...owners.count {
@@ -119,11 +118,10 @@ struct Layout {
             } else {
                 var covered = 0
                 for leaf in leaves {
-                    let start = min(nodeBuffer[leaf].byteOffset, byteCount)
-                    let end = min(start + nodeBuffer[leaf].byteLength, byteCount)
-                    guard start < end else { continue }
-                    if start > covered { addGap(covered, start) }
-                    covered = max(covered, end)
+                    let bytes = dissection.rawByteRange(of: nodeBuffer[leaf])
+                    guard !bytes.isEmpty else { continue }
+                    if bytes.lowerBound > covered { addGap(covered, bytes.lowerBound) }
+                    covered = max(covered, bytes.upperBound)
                 }
                 if covered < byteCount { addGap(covered, byteCount) }
             }

@@ -286,12 +286,18 @@ public struct TextSink {
         storage.count = output - storage.base
     }
 
+    /// Control characters, the quote and the backslash.
+    @inline(__always)
+    private static func mustEscapeInJSON(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
     /// Whether the text from `start` on holds a byte a JSON string must escape.
     func needsJSONEscaping(from start: Int) -> Bool {
         var index = max(0, start)
         while index < storage.count {
             let byte = storage.base[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            if Self.mustEscapeInJSON(byte) { return true }
             index += 1
         }
         return false
@@ -309,7 +315,7 @@ public struct TextSink {
         var clean = utf8.startIndex
         for index in utf8.indices {
             let byte = utf8[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            guard Self.mustEscapeInJSON(byte) else { continue }
             storage.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[clean..<index])))
             switch byte {
             case UInt8(ascii: "\""): append("\\\"" as StaticString)
