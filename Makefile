@@ -3,7 +3,7 @@ SWIFT ?= swift
 DISSECT = .build/debug/dissect
 SAMPLE = Corpus/captures/tcp.pcap
 
-.PHONY: setup build demo test bench bench-capture fuzz fuzz-smoke check-schemas clean
+.PHONY: setup build demo test test-asan bench bench-capture fuzz fuzz-smoke check-schemas clean
 
 setup: ## Install libpcap-dev and pkg-config if missing
 	@scripts/install-deps.sh
@@ -19,6 +19,9 @@ test: setup ## Run every test (and build the benchmark, so it keeps compiling)
 	$(SWIFT) build --product dissect-bench
 	$(SWIFT) test
 
+test-asan: setup ## Every test again under AddressSanitizer (a build of its own in .build/asan; CI runs it)
+	$(SWIFT) test --sanitize=address --scratch-path .build/asan
+
 check-schemas: build ## Check the bundled schemas
 	$(DISSECT) schema check Schemas Schemas/examples
 
@@ -33,11 +36,11 @@ bench-capture: setup ## Capture benchmark (release build): 1M generated frames t
 	$(SWIFT) build -c release --product dissect-bench
 	scripts/bench-capture.py --frames $(or $(FRAMES),1000000)
 
-fuzz: setup ## A fuzz campaign: make fuzz TARGET=dissector|schema|codable|roundtrip|pcap SECONDS=600 JOBS=1
+fuzz: setup ## A fuzz campaign: make fuzz TARGET=dissector|views|schema|codable|roundtrip|pcap SECONDS=600 JOBS=1
 	scripts/fuzz.sh $(or $(TARGET),dissector) $(or $(SECONDS),600) $(or $(JOBS),1)
 
 fuzz-smoke: setup ## Every fuzz target for $(SMOKE) seconds (default 30); fails on any crash (CI runs it)
-	@for target in dissector schema codable roundtrip pcap; do \
+	@for target in dissector views schema codable roundtrip pcap; do \
 	  scripts/fuzz.sh $$target $(or $(SMOKE),30) 1 || exit 1; \
 	done
 

@@ -1,32 +1,39 @@
 #!/usr/bin/env bash
-# Fills Corpus/fuzz/<target>/ with seeds: every frame of the corpus captures (dissector), the
+# Fills Corpus/fuzz/<target>/ with seeds: every frame of the corpus captures, behind the byte
+# that picks its link type's root (dissector and views), the
 # schema files (schema), the capture files (pcap), and encoder outputs of representative values
 # (codable, roundtrip; written by `dissect-fuzz seeds`). Rerun after adding captures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=Corpus/fuzz
-mkdir -p "$corpus"/{dissector,schema,codable,roundtrip,pcap}
+mkdir -p "$corpus"/{dissector,views,schema,codable,roundtrip,pcap}
 
 python3 - "$corpus/dissector" Corpus/captures/*.pcap <<'PYTHON'
 import struct, sys, os
 out = sys.argv[1]
+# Link type → index of its root in DissectorTarget.roots.
+roots = {1: 0, 113: 1, 276: 2, 12: 3, 14: 3, 101: 3, 0: 4, 108: 5, 228: 6, 229: 7}
 for path in sys.argv[2:]:
     data = open(path, "rb").read()
     order = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    link_type = struct.unpack(order + "I", data[20:24])[0] & 0xFFFF
+    if link_type not in roots:
+        continue
     offset, number = 24, 0
     name = os.path.splitext(os.path.basename(path))[0]
     while offset + 16 <= len(data):
         captured = struct.unpack(order + "I", data[offset + 8:offset + 12])[0]
         frame = data[offset + 16:offset + 16 + captured]
         number += 1
-        open(f"{out}/{name}-{number}", "wb").write(frame)
+        open(f"{out}/{name}-{number}", "wb").write(bytes([roots[link_type]]) + frame)
         offset += 16 + captured
 PYTHON
+cp "$corpus"/dissector/* "$corpus/views/"
 
 cp Schemas/*.schema Schemas/examples/*.schema "$corpus/schema/"
 cp Corpus/captures/* "$corpus/pcap/"
 swift build --product dissect-fuzz >/dev/null
 .build/debug/dissect-fuzz seeds "$corpus"
-for target in dissector schema codable roundtrip pcap; do
+for target in dissector views schema codable roundtrip pcap; do
   echo "$target: $(ls "$corpus/$target" | wc -l) seeds"
 done

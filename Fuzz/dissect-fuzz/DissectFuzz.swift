@@ -42,7 +42,7 @@ struct DissectFuzz: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a libFuzzer dictionary for a target, drawn from the bundled schemas.",
             discussion: """
-                dissector and pcap: every enum value at its width and byte order, constants of \
+                dissector, views and pcap: every enum value at its width and byte order, constants of \
                 constraints, conditions and lengths, link types (plus pcap/pcapng magic numbers for \
                 pcap). schema: the language's keywords, types, attributes and operators. codable and \
                 roundtrip: none (libFuzzer finds their small integers itself).
@@ -52,7 +52,7 @@ struct DissectFuzz: ParsableCommand {
 
         func run() throws {
             switch target {
-            case .dissector, .pcap:
+            case .dissector, .views, .pcap:
                 var entries = FuzzDictionary.entries(for: try SchemaLoader.loadBundled())
                 if target == .pcap {
                     // pcap magics (µs and ns, both byte orders) and the pcapng section, interface and packet block types.

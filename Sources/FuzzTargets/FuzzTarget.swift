@@ -20,8 +20,10 @@ func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(Inv
 /// invariants. The libFuzzer executables in `Fuzz/` call ``run(_:)`` and crash on a
 /// violation; `swift test` replays every corpus and regression file through it.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    /// Frame bytes dissected from every link-layer root, rendered in every view.
+    /// A frame dissected from the link-layer root its first byte picks: spans and errors.
     case dissector
+    /// The same input, dissected and rendered in every view.
+    case views
     /// Schema text through the lexer, parser and checker; a schema that checks then dissects bytes.
     case schema
     /// The sequential and schema-driven Codable decoders over representative types.
@@ -35,6 +37,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     public func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         switch self {
         case .dissector: try DissectorTarget.run(bytes)
+        case .views: try ViewsTarget.run(bytes)
         case .schema: try SchemaTarget.run(bytes)
         case .codable: try CodableTarget.run(bytes)
         case .roundtrip: try RoundTripTarget.run(bytes)

@@ -15,9 +15,37 @@ func corpusFiles(_ folder: String) -> [URL] {
     return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
 }
 
+/// The regression inputs `Corpus/regressions/README.md` lists: (target, file name) pairs read
+/// from its table's rows.
+func documentedRegressions() throws -> [(target: String, name: String)] {
+    let index = try String(contentsOf: repositoryRoot.appendingPathComponent("Corpus/regressions/README.md"), encoding: .utf8)
+    return index.split(separator: "\n").compactMap { line -> (String, String)? in
+        let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard cells.count >= 3, FuzzTarget(rawValue: cells[0]) != nil else { return nil }
+        return (cells[0], cells[1])
+    }
+}
+
 /// Every seed in `Corpus/fuzz/<target>/` and every input that once broke a target, kept in
 /// `Corpus/regressions/<target>/`, replayed through the same code libFuzzer runs.
 @Suite struct ReplayTests {
+    /// The index and the folders agree: no documented input is missing (an ignore rule once
+    /// kept every one of them out of git), and none is undocumented.
+    @Test func everyDocumentedRegressionInputIsThereAndEveryInputIsDocumented() throws {
+        let documented = try documentedRegressions()
+        #expect(documented.count >= 4, "the index lists \(documented.count) inputs")
+        for (target, name) in documented {
+            let path = repositoryRoot.appendingPathComponent("Corpus/regressions/\(target)/\(name)").path
+            #expect(FileManager.default.fileExists(atPath: path), "Corpus/regressions/\(target)/\(name) is documented but missing")
+        }
+        for target in FuzzTarget.allCases {
+            for file in corpusFiles("Corpus/regressions/\(target.rawValue)") {
+                #expect(documented.contains { $0.target == target.rawValue && $0.name == file.lastPathComponent },
+                        "Corpus/regressions/\(target.rawValue)/\(file.lastPathComponent) is not in Corpus/regressions/README.md")
+            }
+        }
+    }
+
     @Test(arguments: FuzzTarget.allCases)
     func seedsAndRegressionsKeepTheInvariants(target: FuzzTarget) throws {
         let seeds = corpusFiles("Corpus/fuzz/\(target.rawValue)")
