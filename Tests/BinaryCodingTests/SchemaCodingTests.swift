@@ -270,6 +270,59 @@ struct DNSMessage: Decodable {
     }
 }
 
+/// A struct field whose `@size` comes from a length the value being encoded gives.
+let sizedSchema = """
+    endian big
+    struct Inner { a: u8 }
+    struct Sized {
+      length: i64
+      body: Inner @size(length)
+      after: u8
+    }
+    """
+
+struct Sized: Codable, Equatable {
+    struct Inner: Codable, Equatable { var a: UInt8 }
+    var length: Int64
+    var body: Inner
+    var after: UInt8
+}
+
+@Suite struct SchemaEncodingSizeTests {
+    /// The `BinaryCodingError` under the `EncodingError` that encoding `value` throws, with its coding path.
+    private func encodingFailure(_ value: Sized) throws -> (path: [String], error: BinaryCodingError?, described: String)? {
+        let encoder = try SchemaEncoder(schema: try SchemaLoader.load(text: sizedSchema), root: "Sized")
+        do {
+            _ = try encoder.encode(value)
+            return nil
+        } catch EncodingError.invalidValue(_, let context) {
+            return (context.codingPath.map(\.stringValue), context.underlyingError as? BinaryCodingError, context.debugDescription)
+        }
+    }
+
+    @Test func aSizeLeavingRoomIsPaddedWithZeros() throws {
+        let encoder = try SchemaEncoder(schema: try SchemaLoader.load(text: sizedSchema), root: "Sized")
+        let bytes = try encoder.encode(Sized(length: 3, body: .init(a: 7), after: 9))
+        #expect(bytes == [0, 0, 0, 0, 0, 0, 0, 3, 7, 0, 0, 9])
+    }
+
+    @Test(arguments: [Int64(1) << 61, Int64(1) << 62, .max, Int64(1) << 40, -1, -(Int64(1) << 61), .min])
+    func aHugeOrNegativeSizeIsAnErrorNamingTheField(length: Int64) throws {
+        // 2^61 bytes is 2^64 bits: the extent arithmetic overflowed (a trap); 2^40 asked for a
+        // terabyte of padding; a negative size was reported as contents too long for it.
+        let failure = try #require(try encodingFailure(Sized(length: length, body: .init(a: 7), after: 9)),
+                                   "a @size of \(length) must not encode")
+        #expect(failure.path == ["body"])
+        guard case .constraintViolated(let offset, let reason)? = failure.error else {
+            Issue.record("expected constraintViolated, got \(String(describing: failure.error))")
+            return
+        }
+        #expect(offset == 8, "the field starts after the 8-byte length")
+        #expect(reason.contains("body"), "\(reason)")
+        #expect(reason.contains(length < 0 ? "negative" : "exceeds"), "\(reason)")
+    }
+}
+
 /// A layout exercising widths, bit fields, byte orders, conditional fields, strings and arrays.
 let mixedSchema = """
     endian big
