@@ -58,9 +58,12 @@ extension BinaryCodingError {
         .dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: self))
     }
 
-    /// This error as Swift's `EncodingError` for `value`, at `codingPath`.
-    func encodingError(_ value: Any, _ codingPath: [any CodingKey]) -> EncodingError {
-        .invalidValue(value, EncodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: self))
+    /// This error as Swift's `EncodingError` for a value of `type`, at `codingPath`. The error
+    /// holds the type's name, not the value: a value nested thousands deep would make the error
+    /// as deep, and describing it would overflow the stack.
+    func encodingError(_ type: Any.Type, _ codingPath: [any CodingKey]) -> EncodingError {
+        .invalidValue(String(describing: type), EncodingError.Context(codingPath: codingPath, debugDescription: description,
+                                                                      underlyingError: self))
     }
 }
 

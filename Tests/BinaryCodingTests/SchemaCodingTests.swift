@@ -445,3 +445,74 @@ struct Mixed: Codable, Equatable {
         }
     }
 }
+
+/// A type that nests without end through single-value containers: one `Onion` and one
+/// `Optional` per step, on the same schema node.
+final class Onion: Decodable, Sendable {
+    let inner: Onion?
+
+    init(from decoder: any Decoder) throws {
+        (decoder.userInfo[StackProbe.key] as? StackProbe)?.record()
+        inner = try decoder.singleValueContainer().decode(Onion?.self)
+    }
+}
+
+@Suite struct SchemaNestingTests {
+    static let smallStack = 512 * 1024
+    static let bound = BinaryCodingOptions.maximumNestingLimit
+
+    /// The `BinaryCodingError` under a coder's error.
+    static func underlying(_ error: any Error) -> BinaryCodingError? {
+        switch error {
+        case EncodingError.invalidValue(_, let context): return context.underlyingError as? BinaryCodingError
+        case DecodingError.dataCorrupted(let context): return context.underlyingError as? BinaryCodingError
+        default: return nil
+        }
+    }
+
+    @Test(arguments: ShapeKind.allCases)
+    func schemaEncoderCapturesAValueAtTheBoundOnA512KiBStackAndStopsOneLevelMore(shape: ShapeKind) throws {
+        func run<Shape: NestedShape>(_ type: Shape.Type) throws -> (used: UInt, atBound: BinaryCodingError?, deeper: BinaryCodingError?) {
+            let schema = try SchemaLoader.load(text: sizedSchema)
+            return try onThread(stackSize: Self.smallStack) {
+                let probe = StackProbe()
+                var encoder = try SchemaEncoder(schema: schema, root: "Sized")
+                encoder.userInfo[StackProbe.key] = probe
+                let start = StackProbe.here()
+                // The value has none of Sized's fields, so nothing is written once it is captured.
+                var atBound: BinaryCodingError?
+                do { _ = try encoder.encode(Shape.nested(levels: Self.bound)) } catch { atBound = Self.underlying(error) }
+                let used = start >= probe.deepest ? start - probe.deepest : 0
+                do {
+                    _ = try encoder.encode(Shape.nested(levels: Self.bound + 1))
+                    return (used, atBound, nil)
+                } catch {
+                    return (used, atBound, Self.underlying(error))
+                }
+            }
+        }
+        let result = try run(shape.type)
+        #expect(result.atBound == nil, "\(shape) at the bound: \(String(describing: result.atBound))")
+        #expect(result.used < UInt(Self.smallStack / 2), "\(shape): \(result.used) stack bytes at \(Self.bound) levels")
+        #expect(result.deeper?.isNestingTooDeep(limit: Self.bound) == true, "\(String(describing: result.deeper))")
+    }
+
+    @Test func schemaDecoderStopsATypeThatNestsWithoutEndOnA512KiBStack() throws {
+        let schema = try SchemaLoader.load(text: sizedSchema)
+        let (used, error) = try onThread(stackSize: Self.smallStack) { () -> (UInt, BinaryCodingError?) in
+            let probe = StackProbe()
+            var decoder = try SchemaDecoder(schema: schema, root: "Sized")
+            decoder.userInfo[StackProbe.key] = probe
+            let start = StackProbe.here()
+            do {
+                _ = try decoder.decode(Onion.self, from: [0, 0, 0, 0, 0, 0, 0, 1, 7, 9])
+                return (start >= probe.deepest ? start - probe.deepest : 0, nil)
+            } catch {
+                return (start >= probe.deepest ? start - probe.deepest : 0, Self.underlying(error))
+            }
+        }
+        print("nesting: SchemaDecoder used \(used) stack bytes")
+        #expect(error?.isNestingTooDeep(limit: 128) == true, "\(String(describing: error))")
+        #expect(used < UInt(Self.smallStack / 2), "\(used) stack bytes at the limit")
+    }
+}

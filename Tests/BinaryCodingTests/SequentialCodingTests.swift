@@ -336,28 +336,27 @@ let sampleHeader = Header(version: 4, flags: 0x4000, length: 60, identifier: 0x0
     }
 
     @Test func nestingTooDeep() throws {
-        indirect enum Chain: Codable { case link(Chain), end }
-        var chain = Chain.end
-        for _ in 0..<200 { chain = .link(chain) }
+        let limit = BinaryCodingOptions().nestingLimit
+        #expect(limit == BinaryCodingOptions.maximumNestingLimit, "the default is the bound")
         do {
-            _ = try BinaryEncoder().encode(chain)
-            Issue.record("200 levels must exceed the default limit of 128")
+            _ = try BinaryEncoder().encode(Chain.nested(levels: 200))
+            Issue.record("200 levels must exceed the default limit of \(limit)")
         } catch EncodingError.invalidValue(_, let context) {
-            guard case .nestingTooDeep(_, let limit)? = context.underlyingError as? BinaryCodingError else {
+            guard case .nestingTooDeep(_, let found)? = context.underlyingError as? BinaryCodingError else {
                 Issue.record("expected nestingTooDeep, got \(String(describing: context.underlyingError))")
                 return
             }
-            #expect(limit == 128)
+            #expect(found == limit)
         }
-        var options = BinaryCodingOptions()
-        options.nestingLimit = 1000
-        let bytes = try BinaryEncoder(options: options).encode(chain)
+        var bytes = try BinaryEncoder().encode(Chain.nested(levels: limit))
+        for _ in limit..<200 { bytes = Chain.wrap(bytes, BinaryCodingOptions()) }
         let failure = try #require(decodingError(Chain.self, bytes))
-        guard case .nestingTooDeep(_, let limit)? = failure.error else {
+        guard case .nestingTooDeep(let offset, let found)? = failure.error else {
             Issue.record("expected nestingTooDeep, got \(String(describing: failure.error))")
             return
         }
-        #expect(limit == 128)
+        #expect(found == limit)
+        #expect(offset == limit * 5, "level \(limit + 1) starts after \(limit) case names of 5 bytes")
     }
 
     @Test func hugeCountFailsAtOnceWithoutAllocating() throws {
@@ -385,5 +384,249 @@ let sampleHeader = Header(version: 4, flags: 0x4000, length: 60, identifier: 0x0
     @Test func unknownEnumCaseIsAnError() throws {
         let bytes: [UInt8] = [7] + Array("hexagon".utf8)
         #expect(throws: DecodingError.self) { try BinaryDecoder().decode(Shape.self, from: bytes) }
+    }
+}
+
+// MARK: - Deep nesting
+
+/// A value the coders count as some number of levels deep (the top value is level 1), through
+/// one container path, with a ``StackMark`` at the deepest level.
+protocol NestedShape: Codable, Equatable, Sendable {
+    /// A value exactly `levels` deep (at least 2).
+    static func nested(levels: Int) -> Self
+    /// The bytes of one level more around `inner`, the bytes of a value of this type.
+    static func wrap(_ inner: [UInt8], _ options: BinaryCodingOptions) -> [UInt8]
+}
+
+/// The bytes of a count of one in `options`' length encoding.
+func countOfOne(_ options: BinaryCodingOptions) -> [UInt8] {
+    let width: Int
+    switch options.lengthEncoding {
+    case .varint, .u8: return [1]
+    case .u16: width = 2
+    case .u32: width = 4
+    case .u64: width = 8
+    }
+    let bigEndian = [UInt8](repeating: 0, count: width - 1) + [1]
+    return options.byteOrder == .big ? bigEndian : bigEndian.reversed()
+}
+
+/// An enum with an associated value: a keyed container nested by case name, per level.
+indirect enum Chain: NestedShape {
+    case link(Chain), end(StackMark)
+
+    static func nested(levels: Int) -> Chain {
+        var chain = Chain.end(StackMark())
+        for _ in 0..<max(0, levels - 2) { chain = .link(chain) }
+        return chain
+    }
+
+    static func wrap(_ inner: [UInt8], _ options: BinaryCodingOptions) -> [UInt8] { [4] + Array("link".utf8) + inner }
+}
+
+/// A class with an optional child: keyed containers and `encodeIfPresent`, one level per node.
+final class Node: NestedShape {
+    let child: Node?
+    let mark: StackMark?
+
+    init(child: Node?, mark: StackMark?) {
+        self.child = child
+        self.mark = mark
+    }
+
+    static func == (left: Node, right: Node) -> Bool {
+        // Iterative: a recursive == would nest as deep as the value.
+        var pair: (Node?, Node?) = (left, right)
+        while let (a, b) = pair as? (Node, Node) {
+            guard a.mark == b.mark else { return false }
+            pair = (a.child, b.child)
+        }
+        return pair.0 == nil && pair.1 == nil
+    }
+
+    static func nested(levels: Int) -> Node {
+        var node = Node(child: nil, mark: StackMark())
+        for _ in 0..<max(0, levels - 2) { node = Node(child: node, mark: nil) }
+        return node
+    }
+
+    static func wrap(_ inner: [UInt8], _ options: BinaryCodingOptions) -> [UInt8] { [1] + inner + [0] }
+}
+
+/// Arrays of structs: two levels (the struct, its array) per step.
+struct Tree: NestedShape {
+    var children: [Tree]?
+    var mark: StackMark?
+
+    static func nested(levels: Int) -> Tree {
+        // Trees sit at odd levels, their arrays at even ones; a mark makes the deepest level even.
+        var tree = Tree(children: nil, mark: levels % 2 == 0 ? StackMark() : nil)
+        for _ in 0..<((max(2, levels) - 1) / 2) { tree = Tree(children: [tree], mark: nil) }
+        return tree
+    }
+
+    static func wrap(_ inner: [UInt8], _ options: BinaryCodingOptions) -> [UInt8] {
+        [1] + countOfOne(options) + inner + [0]
+    }
+}
+
+/// Dictionaries of structs: two levels (the struct, its dictionary) per step.
+struct Table: NestedShape {
+    var entries: [String: Table]?
+    var mark: StackMark?
+
+    static func nested(levels: Int) -> Table {
+        var table = Table(entries: nil, mark: levels % 2 == 0 ? StackMark() : nil)
+        for _ in 0..<((max(2, levels) - 1) / 2) { table = Table(entries: ["": table], mark: nil) }
+        return table
+    }
+
+    static func wrap(_ inner: [UInt8], _ options: BinaryCodingOptions) -> [UInt8] {
+        // The one entry's key is the empty string: a count of zero.
+        var emptyKey = countOfOne(options)
+        emptyKey[emptyKey.count - 1 - (options.byteOrder == .big || options.lengthEncoding == .varint ? 0 : emptyKey.count - 1)] = 0
+        return [1] + countOfOne(options) + emptyKey + inner + [0]
+    }
+}
+
+enum ShapeKind: String, CaseIterable, Sendable {
+    case chain, node, tree, table
+
+    var type: any NestedShape.Type {
+        switch self {
+        case .chain: return Chain.self
+        case .node: return Node.self
+        case .tree: return Tree.self
+        case .table: return Table.self
+        }
+    }
+}
+
+@Suite struct NestingMeasurementTests {
+    /// Stack bytes used per nesting level, encoding and decoding each shape as deep as the bound
+    /// on a big stack: how the bound was chosen (see BinaryCodingOptions.maximumNestingLimit).
+    @Test(arguments: ShapeKind.allCases)
+    func stackUsedPerLevel(shape: ShapeKind) throws {
+        func measure<Shape: NestedShape>(_ type: Shape.Type) throws -> (encode: UInt, decode: UInt) {
+            try onThread(stackSize: 16 << 20) {
+                let levels = BinaryCodingOptions.maximumNestingLimit
+                var options = BinaryCodingOptions()
+                options.nestingLimit = levels
+                let encodeProbe = StackProbe()
+                var encoder = BinaryEncoder(options: options)
+                encoder.userInfo[StackProbe.key] = encodeProbe
+                let start = StackProbe.here()
+                let bytes = try encoder.encode(Shape.nested(levels: levels))
+                let decodeProbe = StackProbe()
+                var decoder = BinaryDecoder(options: options)
+                decoder.userInfo[StackProbe.key] = decodeProbe
+                _ = try decoder.decode(Shape.self, from: bytes)
+                return ((start - encodeProbe.deepest) / UInt(levels), (start - decodeProbe.deepest) / UInt(levels))
+            }
+        }
+        let perLevel = try measure(shape.type)
+        print("nesting: \(shape) uses \(perLevel.encode) stack bytes per level encoding, \(perLevel.decode) decoding")
+        #expect(perLevel.encode > 0 && perLevel.decode > 0)
+    }
+}
+
+extension BinaryCodingError {
+    func isNestingTooDeep(limit expected: Int) -> Bool {
+        if case .nestingTooDeep(_, let limit) = self { return limit == expected }
+        return false
+    }
+}
+
+@Suite struct NestingBoundTests {
+    static let bound = BinaryCodingOptions.maximumNestingLimit
+    static let smallStack = 512 * 1024
+
+    static let optionSets: [BinaryCodingOptions] = {
+        var little = BinaryCodingOptions()
+        little.byteOrder = .little
+        little.integerEncoding = .varint
+        little.lengthEncoding = .u32
+        return [BinaryCodingOptions(), .classic, little]
+    }()
+
+    /// The `BinaryCodingError` under a coder's error.
+    static func underlying(_ error: any Error) -> BinaryCodingError? {
+        switch error {
+        case EncodingError.invalidValue(_, let context): return context.underlyingError as? BinaryCodingError
+        case DecodingError.dataCorrupted(let context): return context.underlyingError as? BinaryCodingError
+        default: return nil
+        }
+    }
+
+    /// What coding a shape at the bound and one level past it gave, on a 512 KiB stack.
+    struct AtTheBound: Sendable {
+        var clampedLimit = 0
+        var roundTrips = false
+        var stackUsed: UInt = 0
+        var deeperEncodeError: BinaryCodingError?
+        var deeperDecodeError: BinaryCodingError?
+    }
+
+    /// Encodes and decodes a `Shape` nested exactly at the bound on a 512 KiB stack, then one
+    /// level more both ways. (Issues are recorded on the test's own task, so the thread only reports.)
+    static func codeAtTheBound<Shape: NestedShape>(_ type: Shape.Type, _ optionSet: BinaryCodingOptions) throws -> AtTheBound {
+        try onThread(stackSize: smallStack) {
+            var report = AtTheBound()
+            var options = optionSet
+            options.nestingLimit = .max
+            report.clampedLimit = options.nestingLimit
+            let probe = StackProbe()
+            var encoder = BinaryEncoder(options: options)
+            var decoder = BinaryDecoder(options: options)
+            encoder.userInfo[StackProbe.key] = probe
+            decoder.userInfo[StackProbe.key] = probe
+            let start = StackProbe.here()
+            let value = Shape.nested(levels: bound)
+            let bytes = try encoder.encode(value)
+            report.roundTrips = try decoder.decode(Shape.self, from: bytes) == value
+            report.stackUsed = start - probe.deepest
+            do {
+                _ = try encoder.encode(Shape.nested(levels: bound + 1))
+            } catch {
+                report.deeperEncodeError = underlying(error)
+            }
+            do {
+                _ = try decoder.decode(Shape.self, from: Shape.wrap(bytes, options))
+            } catch {
+                report.deeperDecodeError = underlying(error)
+            }
+            return report
+        }
+    }
+
+    @Test(arguments: ShapeKind.allCases, 0..<optionSets.count)
+    func aValueAtTheBoundCodesOnA512KiBStackAndOneLevelMoreIsTooDeep(shape: ShapeKind, optionIndex: Int) throws {
+        let report = try Self.codeAtTheBound(shape.type, Self.optionSets[optionIndex])
+        #expect(report.clampedLimit == Self.bound, "a nesting limit above the bound is clamped to it")
+        #expect(report.roundTrips)
+        // Half the stack is left for the caller's frames and the types' own encode(to:)/init(from:).
+        #expect(report.stackUsed < UInt(Self.smallStack / 2), "\(shape): \(report.stackUsed) stack bytes at \(Self.bound) levels")
+        #expect(report.deeperEncodeError?.isNestingTooDeep(limit: Self.bound) == true,
+                "encoding one level more: \(String(describing: report.deeperEncodeError))")
+        #expect(report.deeperDecodeError?.isNestingTooDeep(limit: Self.bound) == true,
+                "decoding one level more: \(String(describing: report.deeperDecodeError))")
+    }
+
+    @Test func anEncodingErrorNamesTheValueTypeInsteadOfHoldingTheValue() throws {
+        // Found by review: with the limit raised to 10,000, the error held the value nested
+        // thousands of levels deep, and printing it overflowed the stack (SIGSEGV).
+        let (standIn, described) = try onThread(stackSize: 8 << 20) { () -> (String?, String) in
+            var options = BinaryCodingOptions()
+            options.nestingLimit = 10_000
+            let chain = Chain.nested(levels: 10_000)
+            do {
+                _ = try BinaryEncoder(options: options).encode(chain)
+                return (nil, "encoded")
+            } catch EncodingError.invalidValue(let value, let context) {
+                return (value as? String, "\(EncodingError.invalidValue(value, context))")
+            }
+        }
+        #expect(standIn == "Chain", "the value's type name stands in for it")
+        #expect(described.contains("nesting too deep"), "\(described.prefix(300))")
     }
 }

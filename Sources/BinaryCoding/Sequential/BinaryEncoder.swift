@@ -44,12 +44,12 @@ final class EncodingState {
 
     func encodeValue<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws {
         if let bytes = value as? [UInt8] {
-            try encodeLength(bytes.count, value, codingPath)
+            try encodeLength(bytes.count, [UInt8].self, codingPath)
             writer.writeBytes(bytes)
             return
         }
         if let data = value as? Data {
-            try encodeLength(data.count, value, codingPath)
+            try encodeLength(data.count, Data.self, codingPath)
             writer.writeBytes(data)
             return
         }
@@ -57,7 +57,7 @@ final class EncodingState {
         defer { depth -= 1 }
         guard depth <= options.nestingLimit else {
             throw BinaryCodingError.nestingTooDeep(offset: writer.bytes.count, limit: options.nestingLimit)
-                .encodingError(value, codingPath)
+                .encodingError(type(of: value), codingPath)
         }
         if let optional = value as? any EncodableOptional {
             guard let wrapped = optional.wrappedEncodable else {
@@ -77,7 +77,7 @@ final class EncodingState {
         try value.encode(to: SequentialEncoder(state: self, codingPath: codingPath))
         while openCounts.count > mark {
             let (offset, count) = openCounts.removeLast()
-            writer.insert(try lengthBytes(count, value, codingPath), atByte: offset)
+            writer.insert(try lengthBytes(count, type(of: value), codingPath), atByte: offset)
         }
     }
 
@@ -116,17 +116,17 @@ final class EncodingState {
 
     func encodeString(_ value: String, _ codingPath: [any CodingKey]) throws {
         let utf8 = Array(value.utf8)
-        try encodeLength(utf8.count, value, codingPath)
+        try encodeLength(utf8.count, String.self, codingPath)
         writer.writeBytes(utf8)
     }
 
     /// A count in the configured length encoding.
-    func encodeLength(_ count: Int, _ value: Any, _ codingPath: [any CodingKey]) throws {
-        writer.writeBytes(try lengthBytes(count, value, codingPath))
+    func encodeLength(_ count: Int, _ type: Any.Type, _ codingPath: [any CodingKey]) throws {
+        writer.writeBytes(try lengthBytes(count, type, codingPath))
     }
 
     /// The bytes of a count; a count the encoding cannot hold is an error.
-    func lengthBytes(_ count: Int, _ value: Any, _ codingPath: [any CodingKey]) throws -> [UInt8] {
+    func lengthBytes(_ count: Int, _ type: Any.Type, _ codingPath: [any CodingKey]) throws -> [UInt8] {
         var bytes = ByteWriter()
         let limit: UInt64
         let byteCount: Int
@@ -142,7 +142,7 @@ final class EncodingState {
         guard UInt64(count) <= limit else {
             throw BinaryCodingError.valueOutOfRange(offset: writer.bytes.count, value: "count \(count)",
                                                     type: "the \(byteCount)-byte length encoding")
-                .encodingError(value, codingPath)
+                .encodingError(type, codingPath)
         }
         bytes.writeUInt(UInt64(count), byteCount: byteCount, endianness: options.byteOrder)
         return bytes.bytes
@@ -181,7 +181,7 @@ private func nilWithoutOptional(_ state: EncodingState, _ codingPath: [any Codin
     BinaryCodingError.unsupportedType(
         offset: state.writer.bytes.count, type: "nil",
         reason: "a bare nil has no binary form; encode an Optional (or use encodeIfPresent) so a presence flag is written")
-        .encodingError(Optional<Int>.none as Any, codingPath)
+        .encodingError(Optional<Int>.self, codingPath)
 }
 
 struct SequentialKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -337,7 +337,7 @@ protocol EncodableDictionary {
 
 extension Dictionary: EncodableDictionary where Key: Encodable, Value: Encodable {
     func encodeEntries(to state: EncodingState, codingPath: [any CodingKey]) throws {
-        try state.encodeLength(count, self, codingPath)
+        try state.encodeLength(count, Self.self, codingPath)
         for (index, (key, value)) in enumerated() {
             let path = codingPath + [IndexKey(index: index)]
             try state.encodeValue(key, codingPath: path)
