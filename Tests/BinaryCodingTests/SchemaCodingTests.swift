@@ -516,3 +516,42 @@ final class Onion: Decodable, Sendable {
         #expect(used < UInt(Self.smallStack / 2), "\(used) stack bytes at the limit")
     }
 }
+
+@Suite struct SchemaSetTests {
+    static let schemaText = """
+        endian big
+        struct Tags {
+          count: u8
+          values: u16[count]
+        }
+        """
+
+    struct Tags: Codable, Equatable {
+        var count: UInt8
+        var values: Set<UInt16>
+    }
+
+    @Test func equalSetsEncodeToTheSameBytes() throws {
+        let encoder = try SchemaEncoder(schema: try SchemaLoader.load(text: Self.schemaText), root: "Tags")
+        let first = Set<UInt16>(0..<40)
+        var second = Set<UInt16>(minimumCapacity: 300)
+        for value in (UInt16(0)..<60).reversed() { second.insert(value) }
+        for value in UInt16(40)..<60 { second.remove(value) }
+        #expect(first == second && Array(first) != Array(second), "equal sets iterating in different orders")
+        let bytes = try encoder.encode(Tags(count: 40, values: first))
+        #expect(try encoder.encode(Tags(count: 40, values: second)) == bytes)
+        #expect(try SchemaDecoder(schema: try SchemaLoader.load(text: Self.schemaText), root: "Tags")
+            .decode(Tags.self, from: bytes) == Tags(count: 40, values: first))
+    }
+
+    @Test func aDuplicateElementIsAnErrorAtItsOffset() throws {
+        let decoder = try SchemaDecoder(schema: try SchemaLoader.load(text: Self.schemaText), root: "Tags")
+        do {
+            let tags = try decoder.decode(Tags.self, from: [3, 0, 5, 0, 7, 0, 5])
+            Issue.record("{5, 7, 5} must not decode, got \(tags)")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.underlyingError as? BinaryCodingError == .duplicateEntry(offset: 5))
+            #expect(context.codingPath.map(\.stringValue) == ["values", "Index 2"])
+        }
+    }
+}

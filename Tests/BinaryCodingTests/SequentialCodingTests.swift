@@ -630,3 +630,84 @@ extension BinaryCodingError {
         #expect(described.contains("nesting too deep"), "\(described.prefix(300))")
     }
 }
+
+// MARK: - Dictionaries and sets
+
+@Suite struct CanonicalCollectionTests {
+    /// Equal dictionaries with different histories: built in another order, with room for
+    /// more, after removals. They iterate in different orders.
+    static func equalDictionaries() -> (built: [String: Int], reworked: [String: Int]) {
+        var built: [String: Int] = [:]
+        for index in 0..<60 { built["key\(index)"] = index }
+        var reworked: [String: Int] = [:]
+        reworked.reserveCapacity(1000)
+        for index in (0..<90).reversed() { reworked["key\(index)"] = index }
+        for index in 60..<90 { reworked.removeValue(forKey: "key\(index)") }
+        return (built, reworked)
+    }
+
+    @Test(arguments: 0..<SequentialRoundTripTests.optionSets.count)
+    func equalDictionariesAndSetsEncodeToTheSameBytes(optionIndex: Int) throws {
+        let encoder = BinaryEncoder(options: SequentialRoundTripTests.optionSets[optionIndex])
+        let (built, reworked) = Self.equalDictionaries()
+        #expect(built == reworked)
+        #expect(Array(built.keys) != Array(reworked.keys), "the test needs two iteration orders")
+        #expect(try encoder.encode(built) == encoder.encode(reworked))
+
+        let numbers = Set(built.values)
+        var shuffled = Set<Int>(minimumCapacity: 500)
+        for number in (-40..<60).reversed() { shuffled.insert(number) }
+        for number in -40..<0 { shuffled.remove(number) }
+        #expect(numbers == shuffled)
+        #expect(Array(numbers) != Array(shuffled), "the test needs two iteration orders")
+        #expect(try encoder.encode(numbers) == encoder.encode(shuffled))
+
+        // Nested: sets inside dictionaries inside a struct.
+        struct Index: Codable, Equatable { var groups: [String: Set<String>] }
+        let first = Index(groups: Dictionary(uniqueKeysWithValues: built.keys.map { ($0, Set(built.keys.prefix(5))) }))
+        var second = Index(groups: [:])
+        second.groups.reserveCapacity(300)
+        for key in reworked.keys.reversed() {
+            var members = Set<String>(minimumCapacity: 64)
+            for member in built.keys.prefix(5).reversed() { members.insert(member) }
+            second.groups[key] = members
+        }
+        #expect(first == second)
+        #expect(try encoder.encode(first) == encoder.encode(second))
+    }
+
+    @Test func entriesAreInTheOrderOfTheirKeysBytes() throws {
+        // Keys by their encoding: "b" (1, 0x62) before "aa" (2, ...): the count comes first.
+        let bytes = try BinaryEncoder().encode(["aa": UInt8(1), "b": 2, "a": 3])
+        #expect(bytes == [3, 1, 0x61, 3, 1, 0x62, 2, 2, 0x61, 0x61, 1])
+        #expect(try BinaryEncoder().encode(Set<UInt16>([0x0201, 0x0102, 7])) == [3, 0, 7, 0x01, 0x02, 0x02, 0x01])
+    }
+
+    private func decodingFailure<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) -> (path: [String], error: BinaryCodingError?)? {
+        do {
+            _ = try BinaryDecoder().decode(type, from: bytes)
+            return nil
+        } catch DecodingError.dataCorrupted(let context) {
+            return (context.codingPath.map(\.stringValue), context.underlyingError as? BinaryCodingError)
+        } catch {
+            return (["unexpected \(error)"], nil)
+        }
+    }
+
+    @Test func aDuplicateKeyOrElementIsAnErrorAtItsOffset() throws {
+        // {"a": 1, "a": 2}: the second "a" starts at offset 4.
+        let dictionary = try #require(decodingFailure([String: UInt8].self, [2, 1, 0x61, 1, 1, 0x61, 2]),
+                                      "a duplicate key must not decode")
+        #expect(dictionary.error == .duplicateEntry(offset: 4))
+        #expect(dictionary.path == ["Index 1"])
+        // {5, 7, 5}: the second 5 is at offset 3.
+        let set = try #require(decodingFailure(Set<UInt8>.self, [3, 5, 7, 5]), "a duplicate element must not decode")
+        #expect(set.error == .duplicateEntry(offset: 3))
+        #expect(set.path == ["Index 2"])
+        struct Holder: Codable { var tags: Set<String> }
+        let nested = try #require(decodingFailure(Holder.self, [2, 1, 0x78, 1, 0x78]))
+        #expect(nested.error == .duplicateEntry(offset: 3))
+        #expect(nested.path == ["tags", "Index 1"])
+        #expect("\(BinaryCodingError.duplicateEntry(offset: 3))".contains("offset 3"))
+    }
+}

@@ -88,25 +88,44 @@ enum LayoutCapture {
             return scalar ?? .fields([])
         }
 
-        /// Stores a value: bytes and optionals directly, anything else through its `encode(to:)`.
+        /// Stores a value: bytes, optionals and sets directly, anything else through its `encode(to:)`.
         func store<T: Encodable>(_ value: T, encoder: CaptureEncoder) throws {
             let depth = encoder.depth
             depth.current += 1
             defer { depth.current -= 1 }
             guard depth.current <= LayoutCapture.nestingLimit, encoder.codingPath.count < LayoutCapture.pathLimit else {
-                throw BinaryCodingError.nestingTooDeep(offset: 0, limit: LayoutCapture.nestingLimit)
-                    .encodingError(T.self, encoder.codingPath)
+                throw Self.tooDeep(T.self, encoder.codingPath)
             }
+            if try storeSpecially(value, encoder: encoder) { return }
+            try value.encode(to: encoder)
+        }
+
+        // store recurses once per nesting level: the casts and the error are out of line, so
+        // they take no room in its frame.
+
+        @inline(never)
+        private static func tooDeep(_ type: Any.Type, _ codingPath: [any CodingKey]) -> EncodingError {
+            BinaryCodingError.nestingTooDeep(offset: 0, limit: LayoutCapture.nestingLimit).encodingError(type, codingPath)
+        }
+
+        /// Bytes, optionals and sets; false for other values.
+        @inline(never)
+        private func storeSpecially<T: Encodable>(_ value: T, encoder: CaptureEncoder) throws -> Bool {
             if let bytes = value as? [UInt8] {
                 scalar = .bytes(bytes)
             } else if let data = value as? Data {
                 scalar = .bytes([UInt8](data))
             } else if let optional = value as? any EncodableOptional {
-                guard let wrapped = optional.wrappedEncodable else { return }
+                guard let wrapped = optional.wrappedEncodable else { return true }
                 try store(wrapped, encoder: encoder)
+            } else if let set = value as? any EncodableSet {
+                // As Set.encode(to:) would, in one order: equal sets give equal bytes.
+                var elements = encoder.unkeyedContainer()
+                for element in set.canonicalElements { try elements.encode(element) }
             } else {
-                try value.encode(to: encoder)
+                return false
             }
+            return true
         }
 
         func child(_ name: String) -> Box {
