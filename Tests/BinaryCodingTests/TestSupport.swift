@@ -12,11 +12,6 @@ struct SplitMix64: RandomNumberGenerator {
         state = seed
     }
 
-    /// A generator seeded from the clock, for tests that explore new values each run.
-    static func fresh() -> SplitMix64 {
-        SplitMix64(seed: UInt64(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds) &* 0x9E37_79B9_7F4A_7C15)
-    }
-
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
