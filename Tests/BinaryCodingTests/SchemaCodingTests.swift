@@ -524,6 +524,28 @@ final class Onion: Decodable, Sendable {
         #expect(result.deeper?.isNestingTooDeep(limit: Self.bound) == true, "\(String(describing: result.deeper))")
     }
 
+    @Test func schemaEncoderStopsContainersNestedWithoutValuesOnA512KiBStack() throws {
+        // Containers nested in a loop never pass through a value's capture, so only the path
+        // length stops them; the layout built from them would recurse as deep.
+        struct DeepContainers: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.unkeyedContainer()
+                for _ in 0..<20_000 { container = container.nestedUnkeyedContainer() }
+                try container.encode(UInt8(1))
+            }
+        }
+        let schema = try SchemaLoader.load(text: sizedSchema)
+        let error = try onThread(stackSize: Self.smallStack) { () -> BinaryCodingError? in
+            do {
+                _ = try SchemaEncoder(schema: schema, root: "Sized").encode(DeepContainers())
+                return nil
+            } catch {
+                return Self.underlying(error)
+            }
+        }
+        #expect(error?.isNestingTooDeep(limit: 2 * Self.bound) == true, "\(String(describing: error))")
+    }
+
     @Test func schemaDecoderStopsATypeThatNestsWithoutEndOnA512KiBStack() throws {
         let schema = try SchemaLoader.load(text: sizedSchema)
         let (used, error) = try onThread(stackSize: Self.smallStack) { () -> (UInt, BinaryCodingError?) in
