@@ -19,13 +19,16 @@ public enum BinaryCodingError: Error, Sendable, Hashable, CustomStringConvertibl
     /// An encoding the encoder would never write, such as a varint with needless bytes: each
     /// value has one encoding, so what decodes re-encodes to the same bytes.
     case nonCanonical(offset: Int, reason: String)
+    /// A dictionary key or set element equal to one before it in the same collection: a
+    /// `Dictionary` or `Set` would drop it silently, so the value would not be what the bytes say.
+    case duplicateEntry(offset: Int)
 
     /// The byte offset the error is at.
     public var offset: Int {
         switch self {
         case .prematureEnd(let offset, _, _), .boolOutOfRange(let offset, _), .invalidUTF8(let offset),
             .valueOutOfRange(let offset, _, _), .unsupportedType(let offset, _, _), .constraintViolated(let offset, _),
-            .nestingTooDeep(let offset, _), .nonCanonical(let offset, _):
+            .nestingTooDeep(let offset, _), .nonCanonical(let offset, _), .duplicateEntry(let offset):
             return offset
         }
     }
@@ -48,6 +51,8 @@ public enum BinaryCodingError: Error, Sendable, Hashable, CustomStringConvertibl
             return "nesting too deep: more than \(limit) levels at offset \(offset)"
         case .nonCanonical(let offset, let reason):
             return "non-canonical encoding at offset \(offset): \(reason)"
+        case .duplicateEntry(let offset):
+            return "duplicate entry at offset \(offset): a dictionary key or set element equal to an earlier one"
         }
     }
 }
@@ -58,9 +63,12 @@ extension BinaryCodingError {
         .dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: self))
     }
 
-    /// This error as Swift's `EncodingError` for `value`, at `codingPath`.
-    func encodingError(_ value: Any, _ codingPath: [any CodingKey]) -> EncodingError {
-        .invalidValue(value, EncodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: self))
+    /// This error as Swift's `EncodingError` for a value of `type`, at `codingPath`. The error
+    /// holds the type's name, not the value: a value nested thousands deep would make the error
+    /// as deep, and describing it would overflow the stack.
+    func encodingError(_ type: Any.Type, _ codingPath: [any CodingKey]) -> EncodingError {
+        .invalidValue(String(describing: type), EncodingError.Context(codingPath: codingPath, debugDescription: description,
+                                                                      underlyingError: self))
     }
 }
 

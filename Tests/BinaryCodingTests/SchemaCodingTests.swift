@@ -235,7 +235,9 @@ struct DNSMessage: Decodable {
 
 @Suite struct SchemaEncodingTests {
     @Test func decodedIPv4HeaderReencodesToTheOriginalBytes() throws {
-        for frame in try captureFrames("tcp") {
+        let frames = try captureFrames("tcp")
+        #expect(frames.count >= 4, "the loop below must check something")
+        for frame in frames {
             let packet = Array(frame[14...])
             let header = try SchemaDecoder(schema: bundled, root: "IPv4").decode(IPv4Header.self, from: packet)
             let encoded = try SchemaEncoder(schema: bundled, root: "IPv4").encode(header)
@@ -244,7 +246,9 @@ struct DNSMessage: Decodable {
     }
 
     @Test func decodedDNSHeaderReencodesToTheOriginalBytes() throws {
-        for frame in try captureFrames("dns") {
+        let frames = try captureFrames("dns")
+        #expect(frames.count >= 6, "the loop below must check something")
+        for frame in frames {
             let message = Array(frame[42...])
             let header = try SchemaDecoder(schema: bundled, root: "DNS").decode(DNSHeader.self, from: message)
             #expect(try SchemaEncoder(schema: bundled, root: "DNS").encode(header) == Array(message.prefix(12)))
@@ -255,7 +259,18 @@ struct DNSMessage: Decodable {
         let frame = try #require(try captureFrames("tcp").first)
         var header = try SchemaDecoder(schema: bundled, root: "IPv4").decode(IPv4Header.self, from: Array(frame[14...]))
         header.version = 5
-        #expect(throws: EncodingError.self) { try SchemaEncoder(schema: bundled, root: "IPv4").encode(header) }
+        do {
+            _ = try SchemaEncoder(schema: bundled, root: "IPv4").encode(header)
+            Issue.record("version 5 breaks version == 4")
+        } catch EncodingError.invalidValue(let value, let context) {
+            #expect(value as? String == "IPv4Header", "the type's name stands in for the value")
+            #expect(context.codingPath.map(\.stringValue) == ["version"])
+            guard case .constraintViolated(0, let reason)? = context.underlyingError as? BinaryCodingError else {
+                Issue.record("expected constraintViolated at 0, got \(String(describing: context.underlyingError))")
+                return
+            }
+            #expect(reason.contains("version == 4"), "\(reason)")
+        }
         header.version = 20
         do {
             _ = try SchemaEncoder(schema: bundled, root: "IPv4").encode(header)
@@ -267,6 +282,59 @@ struct DNSMessage: Decodable {
                 return
             }
         }
+    }
+}
+
+/// A struct field whose `@size` comes from a length the value being encoded gives.
+let sizedSchema = """
+    endian big
+    struct Inner { a: u8 }
+    struct Sized {
+      length: i64
+      body: Inner @size(length)
+      after: u8
+    }
+    """
+
+struct Sized: Codable, Equatable {
+    struct Inner: Codable, Equatable { var a: UInt8 }
+    var length: Int64
+    var body: Inner
+    var after: UInt8
+}
+
+@Suite struct SchemaEncodingSizeTests {
+    /// The `BinaryCodingError` under the `EncodingError` that encoding `value` throws, with its coding path.
+    private func encodingFailure(_ value: Sized) throws -> (path: [String], error: BinaryCodingError?, described: String)? {
+        let encoder = try SchemaEncoder(schema: try SchemaLoader.load(text: sizedSchema), root: "Sized")
+        do {
+            _ = try encoder.encode(value)
+            return nil
+        } catch EncodingError.invalidValue(_, let context) {
+            return (context.codingPath.map(\.stringValue), context.underlyingError as? BinaryCodingError, context.debugDescription)
+        }
+    }
+
+    @Test func aSizeLeavingRoomIsPaddedWithZeros() throws {
+        let encoder = try SchemaEncoder(schema: try SchemaLoader.load(text: sizedSchema), root: "Sized")
+        let bytes = try encoder.encode(Sized(length: 3, body: .init(a: 7), after: 9))
+        #expect(bytes == [0, 0, 0, 0, 0, 0, 0, 3, 7, 0, 0, 9])
+    }
+
+    @Test(arguments: [Int64(1) << 61, Int64(1) << 62, .max, Int64(1) << 40, -1, -(Int64(1) << 61), .min])
+    func aHugeOrNegativeSizeIsAnErrorNamingTheField(length: Int64) throws {
+        // 2^61 bytes is 2^64 bits: the extent arithmetic overflowed (a trap); 2^40 asked for a
+        // terabyte of padding; a negative size was reported as contents too long for it.
+        let failure = try #require(try encodingFailure(Sized(length: length, body: .init(a: 7), after: 9)),
+                                   "a @size of \(length) must not encode")
+        #expect(failure.path == ["body"])
+        guard case .constraintViolated(let offset, let reason)? = failure.error else {
+            Issue.record("expected constraintViolated, got \(String(describing: failure.error))")
+            return
+        }
+        #expect(offset == 8, "the field starts after the 8-byte length")
+        #expect(reason.contains("body"), "\(reason)")
+        #expect(reason.contains(length < 0 ? "negative" : "exceeds"), "\(reason)")
     }
 }
 
@@ -315,8 +383,9 @@ struct Mixed: Codable, Equatable {
         let schema = try SchemaLoader.load(text: mixedSchema)
         let encoder = try SchemaEncoder(schema: schema, root: "Mixed")
         let decoder = try SchemaDecoder(schema: schema, root: "Mixed")
-        var g = SystemRandomNumberGenerator()
-        for _ in 0..<500 {
+        for run in 0..<500 {
+            // One seed per value, printed with any failure: SplitMix64(seed:) remakes the value.
+            var g = SplitMix64(seed: 0x5C4E_0000 + UInt64(run))
             let values = (0..<Int.random(in: 0..<6, using: &g)).map { _ in UInt16.random(in: 0...UInt16.max, using: &g) }
             let name = String((0..<Int.random(in: 0..<8, using: &g)).map { _ in "aé😀z".randomElement(using: &g) ?? "a" })
             let kind: Mixed.Kind = Bool.random(using: &g) ? .small : .large
@@ -329,8 +398,8 @@ struct Mixed: Codable, Equatable {
                               tail: (0..<Int.random(in: 0..<5, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g) })
             let bytes = try encoder.encode(value)
             let decoded = try decoder.decode(Mixed.self, from: bytes)
-            #expect(decoded == value)
-            #expect(try encoder.encode(decoded) == bytes)
+            #expect(decoded == value, "seed \(g.seed)")
+            #expect(try encoder.encode(decoded) == bytes, "seed \(g.seed)")
         }
     }
 
@@ -338,7 +407,18 @@ struct Mixed: Codable, Equatable {
         let schema = try SchemaLoader.load(text: mixedSchema)
         let value = Mixed(kind: .small, a: 1, b: -1, c: 2, d: -3, flag: true, big: nil, count: 3, values: [1],
                           nameLength: 0, name: "", label: "", tail: [])
-        #expect(throws: EncodingError.self) { try SchemaEncoder(schema: schema, root: "Mixed").encode(value) }
+        do {
+            _ = try SchemaEncoder(schema: schema, root: "Mixed").encode(value)
+            Issue.record("a count of 3 with one value must not encode")
+        } catch EncodingError.invalidValue(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["values"])
+            guard case .constraintViolated(let offset, let reason)? = context.underlyingError as? BinaryCodingError else {
+                Issue.record("expected constraintViolated, got \(String(describing: context.underlyingError))")
+                return
+            }
+            #expect(offset == 15, "values start after magic, kind, a/b, c, d, flag and count: 15 bytes")
+            #expect(reason.contains("the value has 1 elements but the layout says 3"), "\(reason)")
+        }
     }
 }
 
@@ -389,6 +469,138 @@ struct Mixed: Codable, Equatable {
         } catch DecodingError.dataCorrupted(let context) {
             #expect(context.codingPath.map(\.stringValue) == ["heartRate"])
             #expect(context.underlyingError as? BinaryCodingError == .prematureEnd(offset: 1, needed: 2, available: 1))
+        }
+    }
+}
+
+/// A type that nests without end through single-value containers: one `Onion` and one
+/// `Optional` per step, on the same schema node.
+final class Onion: Decodable, Sendable {
+    let inner: Onion?
+
+    init(from decoder: any Decoder) throws {
+        (decoder.userInfo[StackProbe.key] as? StackProbe)?.record()
+        inner = try decoder.singleValueContainer().decode(Onion?.self)
+    }
+}
+
+@Suite struct SchemaNestingTests {
+    static let smallStack = 512 * 1024
+    static let bound = BinaryCodingOptions.maximumNestingLimit
+
+    /// The `BinaryCodingError` under a coder's error.
+    static func underlying(_ error: any Error) -> BinaryCodingError? {
+        switch error {
+        case EncodingError.invalidValue(_, let context): return context.underlyingError as? BinaryCodingError
+        case DecodingError.dataCorrupted(let context): return context.underlyingError as? BinaryCodingError
+        default: return nil
+        }
+    }
+
+    @Test(arguments: ShapeKind.allCases)
+    func schemaEncoderCapturesAValueAtTheBoundOnA512KiBStackAndStopsOneLevelMore(shape: ShapeKind) throws {
+        func run<Shape: NestedShape>(_ type: Shape.Type) throws -> (used: UInt, atBound: BinaryCodingError?, deeper: BinaryCodingError?) {
+            let schema = try SchemaLoader.load(text: sizedSchema)
+            return try onThread(stackSize: Self.smallStack) {
+                let probe = StackProbe()
+                var encoder = try SchemaEncoder(schema: schema, root: "Sized")
+                encoder.userInfo[StackProbe.key] = probe
+                let start = StackProbe.here()
+                // The value has none of Sized's fields, so nothing is written once it is captured.
+                var atBound: BinaryCodingError?
+                do { _ = try encoder.encode(Shape.nested(levels: Self.bound)) } catch { atBound = Self.underlying(error) }
+                let used = start >= probe.deepest ? start - probe.deepest : 0
+                do {
+                    _ = try encoder.encode(Shape.nested(levels: Self.bound + 1))
+                    return (used, atBound, nil)
+                } catch {
+                    return (used, atBound, Self.underlying(error))
+                }
+            }
+        }
+        let result = try run(shape.type)
+        #expect(result.atBound == nil, "\(shape) at the bound: \(String(describing: result.atBound))")
+        #expect(result.used < UInt(Self.smallStack / 2), "\(shape): \(result.used) stack bytes at \(Self.bound) levels")
+        #expect(result.deeper?.isNestingTooDeep(limit: Self.bound) == true, "\(String(describing: result.deeper))")
+    }
+
+    @Test func schemaEncoderStopsContainersNestedWithoutValuesOnA512KiBStack() throws {
+        // Containers nested in a loop never pass through a value's capture, so only the path
+        // length stops them; the layout built from them would recurse as deep.
+        struct DeepContainers: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.unkeyedContainer()
+                for _ in 0..<20_000 { container = container.nestedUnkeyedContainer() }
+                try container.encode(UInt8(1))
+            }
+        }
+        let schema = try SchemaLoader.load(text: sizedSchema)
+        let error = try onThread(stackSize: Self.smallStack) { () -> BinaryCodingError? in
+            do {
+                _ = try SchemaEncoder(schema: schema, root: "Sized").encode(DeepContainers())
+                return nil
+            } catch {
+                return Self.underlying(error)
+            }
+        }
+        #expect(error?.isNestingTooDeep(limit: 2 * Self.bound) == true, "\(String(describing: error))")
+    }
+
+    @Test func schemaDecoderStopsATypeThatNestsWithoutEndOnA512KiBStack() throws {
+        let schema = try SchemaLoader.load(text: sizedSchema)
+        let (used, error) = try onThread(stackSize: Self.smallStack) { () -> (UInt, BinaryCodingError?) in
+            let probe = StackProbe()
+            var decoder = try SchemaDecoder(schema: schema, root: "Sized")
+            decoder.userInfo[StackProbe.key] = probe
+            let start = StackProbe.here()
+            do {
+                _ = try decoder.decode(Onion.self, from: [0, 0, 0, 0, 0, 0, 0, 1, 7, 9])
+                return (start >= probe.deepest ? start - probe.deepest : 0, nil)
+            } catch {
+                return (start >= probe.deepest ? start - probe.deepest : 0, Self.underlying(error))
+            }
+        }
+        print("nesting: SchemaDecoder used \(used) stack bytes")
+        #expect(error?.isNestingTooDeep(limit: 128) == true, "\(String(describing: error))")
+        #expect(used < UInt(Self.smallStack / 2), "\(used) stack bytes at the limit")
+    }
+}
+
+@Suite struct SchemaSetTests {
+    static let schemaText = """
+        endian big
+        struct Tags {
+          count: u8
+          values: u16[count]
+        }
+        """
+
+    struct Tags: Codable, Equatable {
+        var count: UInt8
+        var values: Set<UInt16>
+    }
+
+    @Test func equalSetsEncodeToTheSameBytes() throws {
+        let encoder = try SchemaEncoder(schema: try SchemaLoader.load(text: Self.schemaText), root: "Tags")
+        let first = Set<UInt16>(0..<40)
+        var second = Set<UInt16>(minimumCapacity: 300)
+        for value in (UInt16(0)..<60).reversed() { second.insert(value) }
+        for value in UInt16(40)..<60 { second.remove(value) }
+        #expect(first == second && Array(first) != Array(second), "equal sets iterating in different orders")
+        let bytes = try encoder.encode(Tags(count: 40, values: first))
+        #expect(try encoder.encode(Tags(count: 40, values: second)) == bytes)
+        #expect(try SchemaDecoder(schema: try SchemaLoader.load(text: Self.schemaText), root: "Tags")
+            .decode(Tags.self, from: bytes) == Tags(count: 40, values: first))
+    }
+
+    @Test func aDuplicateElementIsAnErrorAtItsOffset() throws {
+        let decoder = try SchemaDecoder(schema: try SchemaLoader.load(text: Self.schemaText), root: "Tags")
+        do {
+            let tags = try decoder.decode(Tags.self, from: [3, 0, 5, 0, 7, 0, 5])
+            Issue.record("{5, 7, 5} must not decode, got \(tags)")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.underlyingError as? BinaryCodingError == .duplicateEntry(offset: 5))
+            #expect(context.codingPath.map(\.stringValue) == ["values", "Index 2"])
         }
     }
 }

@@ -39,7 +39,8 @@ public struct SchemaEncoder {
             let underlying: BinaryCodingError = error.isOutOfRange
                 ? .valueOutOfRange(offset: error.offset, value: error.path, type: error.reason)
                 : .constraintViolated(offset: error.offset, reason: "\(error.path): \(error.reason)")
-            throw EncodingError.invalidValue(value, EncodingError.Context(
+            // The type's name, not the value: see BinaryCodingError.encodingError.
+            throw EncodingError.invalidValue(String(describing: T.self), EncodingError.Context(
                 codingPath: error.propertyPath.compactMap { IndexKey(stringValue: $0) },
                 debugDescription: "\(error.path) at offset \(error.offset): \(error.reason)", underlyingError: underlying))
         }
@@ -47,11 +48,32 @@ public struct SchemaEncoder {
 }
 
 /// Records an `Encodable` value's shape (fields, elements, scalars) as a ``LayoutValue``.
+///
+/// Capturing recurses once per level of the value, and so do building and comparing the
+/// layout, so it stops at ``BinaryCodingOptions/maximumNestingLimit`` levels with
+/// `nestingTooDeep`, the bound the sequential coders keep on a 512 KiB stack.
 enum LayoutCapture {
+    static let nestingLimit = BinaryCodingOptions.maximumNestingLimit
+    /// Containers per value level: an enum case's associated value sits in a container nested
+    /// under the case's key, so paths grow two keys per level.
+    static let pathLimit = 2 * nestingLimit
+
     static func capture<T: Encodable>(_ value: T, userInfo: [CodingUserInfoKey: any Sendable]) throws -> LayoutValue {
         let box = Box()
-        try box.store(value, encoder: CaptureEncoder(box: box, codingPath: [], userInfo: userInfo))
+        let depth = Depth()
+        try box.store(value, encoder: CaptureEncoder(box: box, codingPath: [], userInfo: userInfo, depth: depth))
+        if let tooDeep = depth.exceededAt {
+            // A container nested past the limit without a value stored in it: its box was left out of the tree.
+            throw BinaryCodingError.nestingTooDeep(offset: 0, limit: pathLimit).encodingError(T.self, tooDeep)
+        }
         return box.layout
+    }
+
+    /// How deep the capture is, shared by every container of one capture.
+    final class Depth {
+        var current = 0
+        /// Where a nested container first went past the limit.
+        var exceededAt: [any CodingKey]?
     }
 
     /// One value being captured; filled by whichever container its `encode(to:)` asks for.
@@ -66,18 +88,44 @@ enum LayoutCapture {
             return scalar ?? .fields([])
         }
 
-        /// Stores a value: bytes and optionals directly, anything else through its `encode(to:)`.
+        /// Stores a value: bytes, optionals and sets directly, anything else through its `encode(to:)`.
         func store<T: Encodable>(_ value: T, encoder: CaptureEncoder) throws {
+            let depth = encoder.depth
+            depth.current += 1
+            defer { depth.current -= 1 }
+            guard depth.current <= LayoutCapture.nestingLimit, encoder.codingPath.count < LayoutCapture.pathLimit else {
+                throw Self.tooDeep(T.self, encoder.codingPath)
+            }
+            if try storeSpecially(value, encoder: encoder) { return }
+            try value.encode(to: encoder)
+        }
+
+        // store recurses once per nesting level: the casts and the error are out of line, so
+        // they take no room in its frame.
+
+        @inline(never)
+        private static func tooDeep(_ type: Any.Type, _ codingPath: [any CodingKey]) -> EncodingError {
+            BinaryCodingError.nestingTooDeep(offset: 0, limit: LayoutCapture.nestingLimit).encodingError(type, codingPath)
+        }
+
+        /// Bytes, optionals and sets; false for other values.
+        @inline(never)
+        private func storeSpecially<T: Encodable>(_ value: T, encoder: CaptureEncoder) throws -> Bool {
             if let bytes = value as? [UInt8] {
                 scalar = .bytes(bytes)
             } else if let data = value as? Data {
                 scalar = .bytes([UInt8](data))
             } else if let optional = value as? any EncodableOptional {
-                guard let wrapped = optional.wrappedEncodable else { return }
+                guard let wrapped = optional.wrappedEncodable else { return true }
                 try store(wrapped, encoder: encoder)
+            } else if let set = value as? any EncodableSet {
+                // As Set.encode(to:) would, in one order: equal sets give equal bytes.
+                var elements = encoder.unkeyedContainer()
+                for element in set.canonicalElements { try elements.encode(element) }
             } else {
-                try value.encode(to: encoder)
+                return false
             }
+            return true
         }
 
         func child(_ name: String) -> Box {
@@ -99,16 +147,36 @@ enum LayoutCapture {
         let box: Box
         let codingPath: [any CodingKey]
         let captureUserInfo: [CodingUserInfoKey: any Sendable]
+        let depth: Depth
         var userInfo: [CodingUserInfoKey: Any] { captureUserInfo }
 
-        init(box: Box, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+        init(box: Box, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable], depth: Depth) {
             self.box = box
             self.codingPath = codingPath
             self.captureUserInfo = userInfo
+            self.depth = depth
         }
 
         func nested(_ box: Box, _ key: any CodingKey) -> CaptureEncoder {
-            CaptureEncoder(box: box, codingPath: codingPath + [key], userInfo: captureUserInfo)
+            CaptureEncoder(box: box, codingPath: codingPath + [key], userInfo: captureUserInfo, depth: depth)
+        }
+
+        /// The encoder for a field's box: past the path limit the box is detached (its
+        /// container cannot throw, so the capture throws once it is done).
+        func child(_ key: any CodingKey) -> CaptureEncoder {
+            guard codingPath.count < LayoutCapture.pathLimit else { return detached(key) }
+            return nested(box.child(key.stringValue), key)
+        }
+
+        /// The encoder for an element's box, detached past the path limit as for ``child(_:)``.
+        func element(_ key: any CodingKey) -> CaptureEncoder {
+            guard codingPath.count < LayoutCapture.pathLimit else { return detached(key) }
+            return nested(box.element(), key)
+        }
+
+        private func detached(_ key: any CodingKey) -> CaptureEncoder {
+            if depth.exceededAt == nil { depth.exceededAt = codingPath + [key] }
+            return CaptureEncoder(box: Box(), codingPath: codingPath, userInfo: captureUserInfo, depth: depth)
         }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -129,8 +197,8 @@ enum LayoutCapture {
         var codingPath: [any CodingKey] { encoder.codingPath }
 
         private func put<T: Encodable>(_ value: T, _ key: Key) throws {
-            let child = encoder.box.child(key.stringValue)
-            try child.store(value, encoder: encoder.nested(child, key))
+            let child = encoder.child(key)
+            try child.box.store(value, encoder: child)
         }
 
         mutating func encodeNil(forKey key: Key) throws {}
@@ -152,17 +220,15 @@ enum LayoutCapture {
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
                                                             forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            let child = encoder.box.child(key.stringValue)
-            return encoder.nested(child, key).container(keyedBy: keyType)
+            encoder.child(key).container(keyedBy: keyType)
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            let child = encoder.box.child(key.stringValue)
-            return encoder.nested(child, key).unkeyedContainer()
+            encoder.child(key).unkeyedContainer()
         }
 
         mutating func superEncoder() -> any Encoder { encoder }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { encoder.nested(encoder.box.child(key.stringValue), key) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { encoder.child(key) }
     }
 
     struct UnkeyedCapture: UnkeyedEncodingContainer {
@@ -171,9 +237,8 @@ enum LayoutCapture {
         var count: Int { encoder.box.elements?.count ?? 0 }
 
         private func next() -> (Box, CaptureEncoder) {
-            let key = IndexKey(index: count)
-            let box = encoder.box.element()
-            return (box, encoder.nested(box, key))
+            let element = encoder.element(IndexKey(index: count))
+            return (element.box, element)
         }
 
         mutating func encodeNil() throws {}

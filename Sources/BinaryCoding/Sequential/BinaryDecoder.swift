@@ -61,17 +61,34 @@ final class DecodingState {
 
     // MARK: Values
 
+    // decodeValue recurses once per nesting level, so what it keeps in its frame bounds how
+    // deep a value fits a stack: the casts and errors live in out-of-line helpers, whose
+    // frames are gone before the recursion goes on (see BinaryCodingOptions.maximumNestingLimit).
     func decodeValue<T: Decodable>(_ type: T.Type, codingPath: [any CodingKey]) throws -> T {
-        if T.self == [UInt8].self || T.self == Data.self {
-            let bytes = try decodeByteArray(codingPath)
-            let converted: Any = T.self == Data.self ? Data(bytes) : bytes
-            if let value = converted as? T { return value }
-        }
+        if T.self == [UInt8].self || T.self == Data.self, let bytes = try decodeBytes(T.self, codingPath) { return bytes }
         depth += 1
         defer { depth -= 1 }
-        guard depth <= options.nestingLimit else {
-            throw BinaryCodingError.nestingTooDeep(offset: reader.offset, limit: options.nestingLimit).decodingError(codingPath)
-        }
+        guard depth <= options.nestingLimit else { throw tooDeep(codingPath) }
+        if let special = try decodeSpecially(T.self, codingPath) { return special }
+        return try T(from: SequentialDecoder(state: self, codingPath: codingPath))
+    }
+
+    /// `[UInt8]` or `Data`: a count and bytes, at no nesting level.
+    @inline(never)
+    private func decodeBytes<T: Decodable>(_ type: T.Type, _ codingPath: [any CodingKey]) throws -> T? {
+        let bytes = try decodeByteArray(codingPath)
+        let converted: Any = T.self == Data.self ? Data(bytes) : bytes
+        return converted as? T
+    }
+
+    @inline(never)
+    private func tooDeep(_ codingPath: [any CodingKey]) -> DecodingError {
+        BinaryCodingError.nestingTooDeep(offset: reader.offset, limit: options.nestingLimit).decodingError(codingPath)
+    }
+
+    /// Optionals, dictionaries and sets, which are not decoded through their `init(from:)`; nil for other types.
+    @inline(never)
+    private func decodeSpecially<T: Decodable>(_ type: T.Type, _ codingPath: [any CodingKey]) throws -> T? {
         if let optional = T.self as? any DecodableOptional.Type {
             guard try decodePresence(codingPath) else {
                 if let absent = optional.absent as? T { return absent }
@@ -84,7 +101,11 @@ final class DecodingState {
             if let value = try dictionary.decodeEntries(from: self, codingPath: codingPath) as? T { return value }
             throw unsupported(T.self, "dictionary", codingPath)
         }
-        return try T(from: SequentialDecoder(state: self, codingPath: codingPath))
+        if let set = T.self as? any DecodableSet.Type {
+            if let value = try set.decodeElements(from: self, codingPath: codingPath) as? T { return value }
+            throw unsupported(T.self, "set", codingPath)
+        }
+        return nil
     }
 
     private func unsupported(_ type: Any.Type, _ what: String, _ codingPath: [any CodingKey]) -> DecodingError {
@@ -461,7 +482,7 @@ struct SequentialSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try once(); return try state.decodeValue(type, codingPath: codingPath) }
 }
 
-// MARK: - Types coded specially: optionals, dictionaries
+// MARK: - Types coded specially: optionals, dictionaries, sets
 
 /// An `Optional` being decoded: its presence flag is read first.
 protocol DecodableOptional {
@@ -488,8 +509,47 @@ extension Dictionary: DecodableDictionary where Key: Decodable, Value: Decodable
         var result: [Key: Value] = [:]
         for index in 0..<count {
             let path = codingPath + [IndexKey(index: index)]
+            let offset = state.reader.offset
             let key = try state.decodeValue(Key.self, codingPath: path)
+            guard result.index(forKey: key) == nil else {
+                throw BinaryCodingError.duplicateEntry(offset: offset).decodingError(path)
+            }
             result[key] = try state.decodeValue(Value.self, codingPath: path)
+        }
+        return result
+    }
+}
+
+/// A `Set`: its count, then its elements, none equal to another.
+protocol DecodableSet {
+    static func decodeElements(from state: DecodingState, codingPath: [any CodingKey]) throws -> Self
+    static func decodeElements(from context: SchemaDecodingContext, node: Int, codingPath: [any CodingKey]) throws -> Self
+}
+
+extension Set: DecodableSet where Element: Decodable {
+    static func decodeElements(from state: DecodingState, codingPath: [any CodingKey]) throws -> Self {
+        let count = try state.decodeLength(codingPath)
+        var result = Set()
+        for index in 0..<count {
+            let path = codingPath + [IndexKey(index: index)]
+            let offset = state.reader.offset
+            guard result.insert(try state.decodeValue(Element.self, codingPath: path)).inserted else {
+                throw BinaryCodingError.duplicateEntry(offset: offset).decodingError(path)
+            }
+        }
+        return result
+    }
+
+    static func decodeElements(from context: SchemaDecodingContext, node: Int, codingPath: [any CodingKey]) throws -> Self {
+        guard case .array = context.dissection.nodes[node].kind else {
+            throw context.mismatch("a set (unkeyed container)", node, codingPath)
+        }
+        var result = Set()
+        for (index, element) in context.dissection.children(of: node).enumerated() {
+            let path = codingPath + [IndexKey(index: index)]
+            guard result.insert(try context.decodeValue(Element.self, node: element, codingPath: path)).inserted else {
+                throw BinaryCodingError.duplicateEntry(offset: context.dissection.nodes[element].byteOffset).decodingError(path)
+            }
         }
         return result
     }

@@ -4,6 +4,7 @@ import Foundation
 /// Encodes `Encodable` values to bytes that ``BinaryDecoder`` with the same
 /// ``BinaryCodingOptions`` reads back: values in the order `encode(to:)` writes them, no
 /// metadata, keys ignored (except an enum case's name before its associated values).
+/// Dictionaries and sets go out sorted by their entries' bytes, so equal ones give equal bytes.
 ///
 /// ```swift
 /// let bytes = try BinaryEncoder().encode(header)
@@ -34,6 +35,12 @@ final class EncodingState {
     @exclusivity(unchecked) var depth = 0
     /// Unkeyed containers still open: where their count goes, and how many elements so far.
     @exclusivity(unchecked) var openCounts: [(offset: Int, count: Int)] = []
+    /// Where `writer` starts in the output: not 0 while a dictionary's or set's entries are
+    /// encoded apart to be sorted.
+    @exclusivity(unchecked) var baseOffset = 0
+
+    /// The offset in the output of the next byte, for errors.
+    var outputOffset: Int { baseOffset + writer.bytes.count }
 
     init(options: BinaryCodingOptions, userInfo: [CodingUserInfoKey: any Sendable]) {
         self.options = options
@@ -42,43 +49,108 @@ final class EncodingState {
 
     // MARK: Values
 
+    // encodeValue recurses once per nesting level, so what it keeps in its frame bounds how
+    // deep a value fits a stack: the casts and errors live in out-of-line helpers, whose
+    // frames are gone before the recursion goes on (see BinaryCodingOptions.maximumNestingLimit).
     func encodeValue<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws {
-        if let bytes = value as? [UInt8] {
-            try encodeLength(bytes.count, value, codingPath)
-            writer.writeBytes(bytes)
-            return
-        }
-        if let data = value as? Data {
-            try encodeLength(data.count, value, codingPath)
-            writer.writeBytes(data)
-            return
-        }
+        if try encodeBytes(value, codingPath) { return }
         depth += 1
         defer { depth -= 1 }
-        guard depth <= options.nestingLimit else {
-            throw BinaryCodingError.nestingTooDeep(offset: writer.bytes.count, limit: options.nestingLimit)
-                .encodingError(value, codingPath)
-        }
-        if let optional = value as? any EncodableOptional {
-            guard let wrapped = optional.wrappedEncodable else {
-                writer.writeUInt(0, byteCount: 1, endianness: .big)
-                return
-            }
-            writer.writeUInt(1, byteCount: 1, endianness: .big)
-            try encodeValue(wrapped, codingPath: codingPath)
-            return
-        }
-        if let dictionary = value as? any EncodableDictionary {
-            try dictionary.encodeEntries(to: self, codingPath: codingPath)
-            return
-        }
+        guard depth <= options.nestingLimit else { throw tooDeep(T.self, codingPath) }
+        if try encodeSpecially(value, codingPath) { return }
         // Counts of unkeyed containers this value opens are placed before their elements once it is done.
         let mark = openCounts.count
         try value.encode(to: SequentialEncoder(state: self, codingPath: codingPath))
+        if openCounts.count > mark { try insertCounts(since: mark, T.self, codingPath) }
+    }
+
+    /// `[UInt8]` and `Data` as a count and bytes, at no nesting level; false for other values.
+    @inline(never)
+    private func encodeBytes<T: Encodable>(_ value: T, _ codingPath: [any CodingKey]) throws -> Bool {
+        if let bytes = value as? [UInt8] {
+            try encodeLength(bytes.count, [UInt8].self, codingPath)
+            writer.writeBytes(bytes)
+            return true
+        }
+        if let data = value as? Data {
+            try encodeLength(data.count, Data.self, codingPath)
+            writer.writeBytes(data)
+            return true
+        }
+        return false
+    }
+
+    @inline(never)
+    private func tooDeep(_ type: Any.Type, _ codingPath: [any CodingKey]) -> EncodingError {
+        BinaryCodingError.nestingTooDeep(offset: outputOffset, limit: options.nestingLimit).encodingError(type, codingPath)
+    }
+
+    /// Optionals, dictionaries and sets, which are not coded through their `encode(to:)`; false for other values.
+    @inline(never)
+    private func encodeSpecially<T: Encodable>(_ value: T, _ codingPath: [any CodingKey]) throws -> Bool {
+        if let optional = value as? any EncodableOptional {
+            guard let wrapped = optional.wrappedEncodable else {
+                writer.writeUInt(0, byteCount: 1, endianness: .big)
+                return true
+            }
+            writer.writeUInt(1, byteCount: 1, endianness: .big)
+            try encodeValue(wrapped, codingPath: codingPath)
+            return true
+        }
+        if let dictionary = value as? any EncodableDictionary {
+            try dictionary.encodeEntries(to: self, codingPath: codingPath)
+            return true
+        }
+        if let set = value as? any EncodableSet {
+            try set.encodeElements(to: self, codingPath: codingPath)
+            return true
+        }
+        return false
+    }
+
+    /// Places the counts of the unkeyed containers opened since `mark` before their elements.
+    @inline(never)
+    private func insertCounts(since mark: Int, _ type: Any.Type, _ codingPath: [any CodingKey]) throws {
         while openCounts.count > mark {
             let (offset, count) = openCounts.removeLast()
-            writer.insert(try lengthBytes(count, value, codingPath), atByte: offset)
+            writer.insert(try lengthBytes(count, type, codingPath), atByte: offset)
         }
+    }
+
+    /// A dictionary's or set's count, then its entries in one order whatever the order they
+    /// come in, so equal collections encode to equal bytes: each entry is encoded apart, then
+    /// all go out sorted by their bytes. Keys are self-delimiting, so that orders a dictionary
+    /// by its keys' bytes.
+    func encodeUnordered<Entries: Collection>(_ entries: Entries, _ type: Any.Type, _ codingPath: [any CodingKey],
+                                              _ encodeEntry: (Entries.Element, [any CodingKey]) throws -> Void) throws {
+        try encodeLength(entries.count, type, codingPath)
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(entries.count)
+        let encoded = try detached {
+            for (index, entry) in entries.enumerated() {
+                let start = writer.bytes.count
+                try encodeEntry(entry, codingPath + [IndexKey(index: index)])
+                ranges.append(start..<writer.bytes.count)
+            }
+        }
+        ranges.sort { encoded[$0].lexicographicallyPrecedes(encoded[$1]) }
+        for range in ranges { writer.writeBytes(encoded[range]) }
+    }
+
+    /// Runs `body` writing to an empty output, and returns what it wrote. Errors inside name
+    /// the offsets the bytes would have had in the output.
+    private func detached(_ body: () throws -> Void) throws -> [UInt8] {
+        var outer = ByteWriter()
+        swap(&outer, &writer)
+        let outerBase = baseOffset
+        baseOffset += outer.bytes.count
+        // Swapped back, not copied: a copy of the output would be copied again on the next write.
+        defer {
+            swap(&outer, &writer)
+            baseOffset = outerBase
+        }
+        try body()
+        return writer.bytes
     }
 
     /// Opens an unkeyed container at the current position; returns its index in `openCounts`.
@@ -116,17 +188,17 @@ final class EncodingState {
 
     func encodeString(_ value: String, _ codingPath: [any CodingKey]) throws {
         let utf8 = Array(value.utf8)
-        try encodeLength(utf8.count, value, codingPath)
+        try encodeLength(utf8.count, String.self, codingPath)
         writer.writeBytes(utf8)
     }
 
     /// A count in the configured length encoding.
-    func encodeLength(_ count: Int, _ value: Any, _ codingPath: [any CodingKey]) throws {
-        writer.writeBytes(try lengthBytes(count, value, codingPath))
+    func encodeLength(_ count: Int, _ type: Any.Type, _ codingPath: [any CodingKey]) throws {
+        writer.writeBytes(try lengthBytes(count, type, codingPath))
     }
 
     /// The bytes of a count; a count the encoding cannot hold is an error.
-    func lengthBytes(_ count: Int, _ value: Any, _ codingPath: [any CodingKey]) throws -> [UInt8] {
+    func lengthBytes(_ count: Int, _ type: Any.Type, _ codingPath: [any CodingKey]) throws -> [UInt8] {
         var bytes = ByteWriter()
         let limit: UInt64
         let byteCount: Int
@@ -140,9 +212,9 @@ final class EncodingState {
         case .u64: (limit, byteCount) = (UInt64.max, 8)
         }
         guard UInt64(count) <= limit else {
-            throw BinaryCodingError.valueOutOfRange(offset: writer.bytes.count, value: "count \(count)",
+            throw BinaryCodingError.valueOutOfRange(offset: outputOffset, value: "count \(count)",
                                                     type: "the \(byteCount)-byte length encoding")
-                .encodingError(value, codingPath)
+                .encodingError(type, codingPath)
         }
         bytes.writeUInt(UInt64(count), byteCount: byteCount, endianness: options.byteOrder)
         return bytes.bytes
@@ -179,9 +251,9 @@ struct SequentialEncoder: Encoder {
 /// Nil is coded only through `Optional` and `encodeIfPresent`, which write a presence flag.
 private func nilWithoutOptional(_ state: EncodingState, _ codingPath: [any CodingKey]) -> EncodingError {
     BinaryCodingError.unsupportedType(
-        offset: state.writer.bytes.count, type: "nil",
+        offset: state.outputOffset, type: "nil",
         reason: "a bare nil has no binary form; encode an Optional (or use encodeIfPresent) so a presence flag is written")
-        .encodingError(Optional<Int>.none as Any, codingPath)
+        .encodingError(Optional<Int>.self, codingPath)
 }
 
 struct SequentialKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -319,7 +391,7 @@ struct SequentialSingleValueEncodingContainer: SingleValueEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) throws { try state.encodeValue(value, codingPath: codingPath) }
 }
 
-// MARK: - Types coded specially: optionals, dictionaries
+// MARK: - Types coded specially: optionals, dictionaries, sets
 
 /// An `Optional` being encoded: a presence flag, then the wrapped value.
 protocol EncodableOptional {
@@ -337,11 +409,33 @@ protocol EncodableDictionary {
 
 extension Dictionary: EncodableDictionary where Key: Encodable, Value: Encodable {
     func encodeEntries(to state: EncodingState, codingPath: [any CodingKey]) throws {
-        try state.encodeLength(count, self, codingPath)
-        for (index, (key, value)) in enumerated() {
-            let path = codingPath + [IndexKey(index: index)]
-            try state.encodeValue(key, codingPath: path)
-            try state.encodeValue(value, codingPath: path)
+        try state.encodeUnordered(self, Self.self, codingPath) { entry, path in
+            try state.encodeValue(entry.key, codingPath: path)
+            try state.encodeValue(entry.value, codingPath: path)
         }
+    }
+}
+
+/// A `Set`: its count, then its elements, in the order of their bytes (as `Set.encode(to:)`
+/// would write them but for the order).
+protocol EncodableSet {
+    func encodeElements(to state: EncodingState, codingPath: [any CodingKey]) throws
+    /// The elements in a canonical order, for coders that sort no bytes of their own.
+    var canonicalElements: [any Encodable] { get }
+}
+
+extension Set: EncodableSet where Element: Encodable {
+    func encodeElements(to state: EncodingState, codingPath: [any CodingKey]) throws {
+        try state.encodeUnordered(self, Self.self, codingPath) { element, path in
+            try state.encodeValue(element, codingPath: path)
+        }
+    }
+
+    /// Sorted by their bytes as ``BinaryEncoder`` writes them with its defaults; an element
+    /// that does not encode sorts first (and fails where it is coded).
+    var canonicalElements: [any Encodable] {
+        map { (bytes: (try? BinaryEncoder().encode($0)) ?? [], element: $0) }
+            .sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+            .map(\.element)
     }
 }

@@ -51,6 +51,10 @@ public struct LayoutWriteError: Error, Sendable, CustomStringConvertible {
 ///
 /// Writing stops at the first field of the root struct the value does not have, so a type
 /// that models a header writes just the header.
+///
+/// Sizes and counts come from the value, so they are checked like input: a negative `@size`,
+/// output past 256 MiB, more nodes than the interpreter's default field limit, or structs
+/// nested deeper than 64 are a ``LayoutWriteError``, never a trap or a huge allocation.
 public struct LayoutWriter {
     public let schema: Schema
     private let plan: ExecutionPlan
@@ -67,6 +71,11 @@ public struct LayoutWriter {
 
     /// Ends the root struct early: the value has no more of its fields.
     private struct EndOfValue: Error {}
+
+    /// The most bytes one write produces (256 MiB): a `@size` or the value's own data beyond it is an error.
+    private static let maximumOutputBytes = 1 << 28
+    /// The most nodes one write records: the interpreter's default field limit, so what is written can be read back.
+    private static let maximumNodes = Interpreter.Options().fieldLimit
 
     public init(schema: Schema, matchesSwiftNames: Bool = true) {
         self.schema = schema
@@ -102,6 +111,9 @@ public struct LayoutWriter {
         depth += 1
         defer { depth -= 1 }
         guard depth <= 64 else { throw failure(fieldID, parent, "structs nested deeper than 64") }
+        guard state.nodeCount < Self.maximumNodes else {
+            throw failure(fieldID, parent, "the value has more than \(Self.maximumNodes) fields and elements")
+        }
         let structure = plan.structs[structID]
         let node = state.appendNode(FieldNode(fieldID: fieldID, kind: .structure(structID: structID), parent: parent,
                                               arrayIndex: arrayIndex, bitStart: writer.bitCount, bitEnd: writer.bitCount,
@@ -133,6 +145,15 @@ public struct LayoutWriter {
             if field.size >= 0 {
                 let size = try evaluate(field.size, field.fieldID, node)
                 let start = writer.bitCount
+                // The size comes from the value: checked before any arithmetic or padding, so a
+                // size of 2^61 neither overflows the bit count nor asks for an exabyte of zeros.
+                guard size >= 0 else {
+                    throw failure(field.fieldID, node, "its @size is negative (\(size))")
+                }
+                guard size <= Int64(Self.maximumOutputBytes - (start >> 3)) else {
+                    throw failure(field.fieldID, node,
+                                  "its @size of \(size) bytes exceeds the \(Self.maximumOutputBytes)-byte limit on encoded output")
+                }
                 child = try writeValue(field.type, member, fieldID: field.fieldID, parent: node, arrayIndex: -1)
                 let written = Int64(writer.bitCount - start)
                 guard written <= size * 8 else {
@@ -145,6 +166,9 @@ public struct LayoutWriter {
                 child = try writeValue(field.type, member, fieldID: field.fieldID, parent: node, arrayIndex: -1)
             }
             state.slots[slotBase + Int(field.slot)] = child
+            guard writer.bitCount >> 3 <= Self.maximumOutputBytes else {
+                throw failure(field.fieldID, node, "the encoding exceeds the \(Self.maximumOutputBytes)-byte limit on encoded output")
+            }
             for constraint in field.constraintStart..<(field.constraintStart + field.constraintCount) {
                 let program = plan.constraints[constraint]
                 if try evaluate(program, field.fieldID, node) == 0 {
@@ -157,6 +181,9 @@ public struct LayoutWriter {
 
     private mutating func writeValue(_ typeIndex: Int32, _ value: LayoutValue, fieldID: Int32, parent: Int32,
                                      arrayIndex: Int32) throws -> Int32 {
+        guard state.nodeCount < Self.maximumNodes else {
+            throw failure(fieldID, parent, "the value has more than \(Self.maximumNodes) fields and elements")
+        }
         let type = plan.types[typeIndex]
         let start = writer.bitCount
         switch type.kind {
