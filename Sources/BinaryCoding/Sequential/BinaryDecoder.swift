@@ -233,6 +233,8 @@ final class DecodingState {
             return .invalidUTF8(offset: offset)
         case .missingTerminator(let offset, let scanned):
             return .prematureEnd(offset: offset, needed: scanned + 1, available: scanned)
+        case .outOfRange(let offset, let position):
+            return .valueOutOfRange(offset: offset, value: String(position), type: "a position in the input")
         }
     }
 

@@ -159,12 +159,13 @@ public struct Interpreter {
         let start = try checkedExtent(length, fieldID: field.fieldID, type: field.type, kind: nil, parent: parent,
                                       arrayIndex: -1)
         let end = start + Int(length)
-        let savedLimit = reader.limit
-        reader.limit = end
-        defer { reader.limit = savedLimit }
+        // Neither move can fail: checkedExtent found `length` bytes in scope at the cursor, and
+        // the field's contents cannot read past the narrowed scope.
+        let savedLimit = try? reader.narrow(toByteCount: Int(length))
+        defer { if let savedLimit { try? reader.restoreLimit(toByte: savedLimit) } }
         let node = try parseValue(field.type, fieldID: field.fieldID, parent: parent, arrayIndex: -1)
         // The field owns its whole size; bytes its contents leave unread stay inside it, unclaimed.
-        reader.bitPosition = end << 3
+        try? reader.seek(toByte: end)
         state.nodes[Int(node)].bitEnd = reader.bitPosition
         return node
     }
@@ -226,7 +227,7 @@ public struct Interpreter {
                 try reader.readUInt(byteCount: 1, endianness: .big)
             }
             guard raw <= 1 else {
-                reader.bitPosition = start
+                try? reader.seek(toBit: start)
                 throw failure(.boolOutOfRange(UInt8(truncatingIfNeeded: raw)), fieldID: fieldID, kind: .boolean,
                               parent: parent, arrayIndex: arrayIndex, length: 1)
             }
@@ -278,36 +279,35 @@ public struct Interpreter {
     @inline(__always)
     private mutating func readPlainInteger(_ type: ExecutionPlan.TypeEntry, fieldID: Int32, parent: Int32) -> Int32? {
         let start = reader.bitPosition
-        let raw: UInt64
-        let asBits: Bool
+        let read: ByteReader.IntegerRead
         if let fast = reader.readIntegerFast(width: Int(type.bits), littleEndian: type.littleEndian, lsbFirst: type.lsbFirst) {
-            (raw, asBits) = fast
-        } else if let read = try? reader.readInteger(width: Int(type.bits), endianness: type.littleEndian ? .little : .big,
-                                                    order: type.lsbFirst ? .lsbFirst : .msbFirst) {
-            (raw, asBits) = read
+            read = fast
+        } else if let general = try? reader.readInteger(width: Int(type.bits), endianness: type.littleEndian ? .little : .big,
+                                                       order: type.lsbFirst ? .lsbFirst : .msbFirst) {
+            read = general
         } else {
-            reader.bitPosition = start
+            try? reader.seek(toBit: start)
             return nil
         }
+        let raw = read.value
         let value: FieldValue = type.isSigned ? .signed(ByteReader.signExtend(raw, width: Int(type.bits))) : .unsigned(raw)
         let kind: NodeKind = type.kind == .enumeration ? .enumeration(enumID: type.target) : .integer
-        return appendLeaf(fieldID, kind, parent, -1, start, value, bitField: asBits)
+        return appendLeaf(fieldID, kind, parent, -1, start, value, bitField: read.readAsBits)
     }
 
     @inline(__always)
     private mutating func readInteger(_ type: ExecutionPlan.TypeEntry, fieldID: Int32, kind: NodeKind, parent: Int32,
                                       arrayIndex: Int32) throws(Stop) -> (FieldValue, Bool) {
         let bits = Int(type.bits)
-        let raw: UInt64
-        let asBits: Bool
+        let read: ByteReader.IntegerRead
         do {
-            (raw, asBits) = try reader.readInteger(width: bits, endianness: type.littleEndian ? .little : .big,
-                                                   order: type.lsbFirst ? .lsbFirst : .msbFirst)
+            read = try reader.readInteger(width: bits, endianness: type.littleEndian ? .little : .big,
+                                          order: type.lsbFirst ? .lsbFirst : .msbFirst)
         } catch {
             throw failure(error, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
         }
-        let value: FieldValue = type.isSigned ? .signed(ByteReader.signExtend(raw, width: bits)) : .unsigned(raw)
-        return (value, asBits)
+        let value: FieldValue = type.isSigned ? .signed(ByteReader.signExtend(read.value, width: bits)) : .unsigned(read.value)
+        return (value, read.readAsBits)
     }
 
     private mutating func choose(_ switchIndex: Int32, typeIndex: Int32, fieldID: Int32, parent: Int32,
@@ -429,7 +429,8 @@ public struct Interpreter {
             case 0:
                 if length == 0 {
                     position += 1
-                    reader.bitPosition = (inPlaceEnd ?? position) << 3
+                    // The name ends inside the scope: at the terminating label or the first pointer.
+                    try? reader.seek(toByte: inPlaceEnd ?? position)
                     let text = name.isEmpty ? "<Root>" : String(decoding: name, as: UTF8.self)
                     let textIndex = Int32(state.texts.count)
                     state.texts.append(text)
@@ -547,6 +548,9 @@ public struct Interpreter {
         case .missingTerminator(_, let scanned):
             kindOfFailure = .missingTerminator
             length = scanned
+        case .outOfRange(_, let position):
+            // Only seeks and scope changes throw it, and the walk makes none a read could fail on.
+            kindOfFailure = .negativeLength(Int64(position))
         }
         return failure(kindOfFailure, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex, length: length)
     }
