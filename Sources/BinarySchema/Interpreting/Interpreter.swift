@@ -10,24 +10,32 @@ import BinaryIO
 ///
 /// Reuse one interpreter for many buffers: it keeps its working arrays.
 public struct Interpreter {
-    /// Limits that bound work on hostile input.
+    /// Limits that bound work on hostile input. Each is clamped to its range when set.
     public struct Options: Sendable {
-        /// Deepest nesting of structs allowed (IP-in-IP-in-...), default 64.
-        public var depthLimit: Int = 64
-        /// Most DNS compression pointers followed for one name, default 64.
-        public var pointerLimit: Int = 64
+        /// Deepest nesting of structs allowed (IP-in-IP-in-...), default 64; at least 0.
+        public var depthLimit: Int = 64 { didSet { depthLimit = max(0, depthLimit) } }
+        /// Most DNS compression pointers followed for one name, default 64; at least 0.
+        public var pointerLimit: Int = 64 { didSet { pointerLimit = max(0, pointerLimit) } }
         /// Most fields one walk records, default 4M (256 MB of nodes); bounds memory on
-        /// inputs of millions of tiny fields and keeps node indices within `Int32`.
-        public var fieldLimit: Int = 1 << 22
+        /// inputs of millions of tiny fields. Clamped to 16...`Int32.max / 2`, which keeps node
+        /// indices within `Int32`.
+        public var fieldLimit: Int = 1 << 22 {
+            didSet { fieldLimit = max(16, min(fieldLimit, Int(Int32.max) / 2)) }
+        }
 
+        /// The defaults.
         public init() {}
     }
 
+    /// The schema this interpreter walks.
     public let schema: Schema
+    /// The limits of every walk.
     public var options: Options
     private let plan: ExecutionPlan
-    /// Working memory; shared by copies of this value, so give each loop its own interpreter.
-    private let state = NodeStore()
+    /// Working memory, reused by every walk. A dissection handed out holds on to it; the next
+    /// walk then finds it shared and starts on new memory, so the dissection keeps its values
+    /// (as copies of this interpreter do).
+    private var state = NodeStore()
     private var reader = ByteReader([])
     private var currentFrame: Int32 = -1
     private var currentElement: Int32 = -1
@@ -39,23 +47,23 @@ public struct Interpreter {
     /// throwing calls of the hot path carry no payload.
     private struct Stop: Error {}
 
+    /// An interpreter for `schema` with the limits of `options`.
     public init(schema: Schema, options: Options = Options()) {
         self.schema = schema
-        var options = options
-        options.fieldLimit = max(16, min(options.fieldLimit, Int(Int32.max) / 2))
         self.options = options
         self.plan = schema.plan
     }
 
-    /// Dissects `bytes` starting at struct `root`.
+    /// Dissects `bytes` starting at struct `root`. The dissection holds a compact copy of what
+    /// was read, and the interpreter keeps its working memory for the next walk.
     public mutating func dissect(_ bytes: [UInt8], root: StructType) -> Dissection {
         let error = run(bytes, root: root.id)
         return Dissection(schema: schema, bytes: bytes, store: state.copy(), error: error)
     }
 
     /// Walks `bytes` and hands the dissection to `body` without copying the interpreter's
-    /// working memory, for loops over many buffers. The dissection is valid inside `body`
-    /// only: the next walk reuses its memory (use ``dissect(_:root:)`` for one to keep).
+    /// working memory, for loops over many buffers. A dissection kept after `body` returns
+    /// stays valid: the next walk leaves that memory to it and allocates its own.
     public mutating func withDissection<Result>(of bytes: [UInt8], root: StructType,
                                                 _ body: (Dissection) throws -> Result) rethrows -> Result {
         let error = run(bytes, root: root.id)
@@ -66,7 +74,12 @@ public struct Interpreter {
     }
 
     private mutating func run(_ bytes: [UInt8], root: Int) -> DissectionError? {
-        state.reset()
+        if isKnownUniquelyReferenced(&state) {
+            state.reset()
+        } else {
+            // A dissection (or a copy of this interpreter) still reads this memory.
+            state = NodeStore()
+        }
         reader = ByteReader(bytes)
         currentFrame = -1
         currentElement = -1
