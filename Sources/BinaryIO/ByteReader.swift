@@ -184,14 +184,14 @@ public struct ByteReader: Sendable {
         if byteCount <= 8 {
             // The bits lie in at most eight bytes (checked above to be in scope): gather them
             // into one word, then shift and mask.
-            value = bytes.withUnsafeBufferPointer { buffer in
+            value = unsafe bytes.withUnsafeBufferPointer { buffer in
                 var raw: UInt64 = 0
                 switch order {
                 case .msbFirst:
-                    for index in 0..<byteCount { raw = raw &<< 8 | UInt64(buffer[start &+ index]) }
+                    for index in 0..<byteCount { raw = raw &<< 8 | UInt64(unsafe buffer[start &+ index]) }
                     return (raw &>> UInt64(byteCount &* 8 &- bitInByte &- width)) & mask
                 case .lsbFirst:
-                    for index in 0..<byteCount { raw |= UInt64(buffer[start &+ index]) &<< UInt64(index &* 8) }
+                    for index in 0..<byteCount { raw |= UInt64(unsafe buffer[start &+ index]) &<< UInt64(index &* 8) }
                     return (raw &>> UInt64(bitInByte)) & mask
                 }
             }
@@ -278,7 +278,8 @@ public struct ByteReader: Sendable {
         let asBits = shift != 0 || width & 7 != 0
         guard width > 0, width + shift <= 64, position + width <= limit &* 8, byte >= 0, byte + 8 <= bytes.count,
               !(asBits && lsbFirst) else { return nil }
-        let window = bytes.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: byte, as: UInt64.self)) }
+        // In bounds: `byte + 8 <= bytes.count` was checked above.
+        let window = unsafe bytes.withUnsafeBytes { unsafe UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: byte, as: UInt64.self)) }
         let mostSignificantFirst = (window &<< UInt64(shift)) &>> UInt64(64 - width)
         cursorBit = position + width
         if littleEndian, !asBits {
