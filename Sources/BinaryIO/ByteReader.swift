@@ -354,14 +354,14 @@ public struct ByteReader: Sendable {
 
     /// Sign-extends the low `width` bits of `raw`.
     @inlinable
-    public static func signExtend(_ raw: UInt64, width: Int) -> Int64 {
+    package static func signExtend(_ raw: UInt64, width: Int) -> Int64 {
         guard width > 0, width < 64 else { return Int64(bitPattern: raw) }
         let shift = UInt64(64 - width)
         return Int64(bitPattern: raw << shift) >> Int64(shift)
     }
 
     /// Offset of the first byte in `range` where UTF-8 decoding fails, or nil.
-    public static func firstInvalidUTF8(_ bytes: [UInt8], in range: Range<Int>) -> Int? {
+    package static func firstInvalidUTF8(_ bytes: [UInt8], in range: Range<Int>) -> Int? {
         var index = range.lowerBound
         let end = range.upperBound
         while index < end {

@@ -6,6 +6,7 @@ public struct ByteWriter: Sendable {
     /// Bits written in total.
     public private(set) var bitCount = 0
 
+    /// An empty writer.
     public init() {}
 
     /// Whether the next write starts on a byte boundary.

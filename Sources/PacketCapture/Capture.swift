@@ -46,14 +46,16 @@ public struct CaptureStopper: Sendable {
 
 /// One packet as libpcap delivered it.
 public struct CapturedPacket: Sendable {
-    /// Capture time: seconds since 1970 and the nanoseconds within that second.
+    /// Capture time: seconds since 1970…
     public let seconds: Int
+    /// …and the nanoseconds within that second.
     public let nanoseconds: Int
     /// Bytes captured (at most the snapshot length).
     public let bytes: [UInt8]
     /// Length of the packet on the wire.
     public let originalLength: Int
 
+    /// A packet with these contents, for writing with ``CaptureWriter``.
     public init(seconds: Int, nanoseconds: Int, bytes: [UInt8], originalLength: Int) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds
@@ -154,6 +156,7 @@ public final class Capture {
         /// How long a read waits before reporting a timeout, in milliseconds. Default 100.
         public var timeoutMilliseconds: Int32 = 100
 
+        /// The defaults.
         public init() {}
     }
 
@@ -265,9 +268,13 @@ public final class Capture {
 
     /// A network interface libpcap can capture on.
     public struct Interface: Sendable {
+        /// The name to open it by (`eth0`, `lo`, `any`).
         public let name: String
+        /// libpcap's description of it, when it has one.
         public let description: String?
+        /// Whether it is up.
         public let isUp: Bool
+        /// Whether it is a loopback interface.
         public let isLoopback: Bool
     }
 
@@ -302,6 +309,7 @@ public final class Capture {
 /// (and flushed) when released.
 public final class CaptureWriter {
     private let dumper: OpaquePointer
+    /// The file written (`-`: standard output).
     public let path: String
     /// The file has its capture's timestamp precision.
     private let nanosecondPrecision: Bool
@@ -320,6 +328,7 @@ public final class CaptureWriter {
         pcap_dump_close(dumper)
     }
 
+    /// Appends a packet.
     public func write(_ packet: CapturedPacket) {
         packet.bytes.withUnsafeBufferPointer { bytes in
             write(BorrowedPacket(seconds: packet.seconds, nanoseconds: packet.nanoseconds, bytes: bytes,
@@ -338,6 +347,7 @@ public final class CaptureWriter {
         pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &header, packet.bytes.baseAddress)
     }
 
+    /// Writes what is buffered to the file now.
     public func flush() {
         pcap_dump_flush(dumper)
     }

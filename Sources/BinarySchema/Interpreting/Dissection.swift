@@ -34,6 +34,7 @@ public enum FieldValue: Sendable, Hashable {
 public struct FieldNode: Sendable {
     /// Index into ``Schema/fields``; -1 for the root struct.
     public internal(set) var fieldID: Int32
+    /// What the node holds.
     public internal(set) var kind: NodeKind
     /// Index of the parent node; -1 for the root.
     public internal(set) var parent: Int32
@@ -43,6 +44,7 @@ public struct FieldNode: Sendable {
     public internal(set) var bitStart: Int
     /// Absolute end (exclusive), in bits.
     public internal(set) var bitEnd: Int
+    /// The value read.
     public internal(set) var value: FieldValue
     /// Index after this node's last descendant.
     public internal(set) var subtreeEnd: Int32
@@ -211,11 +213,15 @@ final class NodeStore {
 /// The nodes of a dissection, in pre-order.
 public struct FieldNodes: RandomAccessCollection {
     let store: NodeStore
+    /// How many nodes.
     public let count: Int
 
+    /// 0.
     public var startIndex: Int { 0 }
+    /// ``count``.
     public var endIndex: Int { count }
 
+    /// Node `index`, which must be below ``count``.
     public subscript(index: Int) -> FieldNode {
         precondition(index >= 0 && index < count, "node index \(index) out of range 0..<\(count)")
         return store.nodes[index]
@@ -230,6 +236,7 @@ public struct FieldNodes: RandomAccessCollection {
 /// and the error that stopped the walk if there was one. Fields read before an
 /// error are all kept; the failing field is the node ``DissectionError/node``.
 public struct Dissection {
+    /// The schema walked.
     public let schema: Schema
     /// The buffer dissected.
     public let bytes: [UInt8]

@@ -1,3 +1,5 @@
+import BinaryIO
+
 /// A checked schema lowered to flat tables of plain values, indexed by `Int32`.
 ///
 /// The interpreter's hot loop reads only these tables, so walking a packet touches

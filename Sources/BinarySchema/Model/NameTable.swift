@@ -1,7 +1,7 @@
 /// Every field, struct and protocol name of a schema as UTF-8 in one buffer, so views can copy
 /// a name per field without touching the reference-counted ``Field`` and ``StructType`` objects.
 /// Pointers it returns stay valid as long as the table (and so its schema) is alive.
-public final class NameTable: @unchecked Sendable {
+package final class NameTable: @unchecked Sendable {
     // Immutable after init, so safe to share between threads.
     @usableFromInline let text: UnsafeMutablePointer<UInt8>
     /// Start and end of each name in `text`: fields, then struct names, then abbreviations
@@ -182,7 +182,7 @@ public final class NameTable: @unchecked Sendable {
     }
 
     /// The name of enum `id`'s case for `value`, or nil for a value it does not list (or an ID out of range).
-    public func caseName(ofEnum id: Int, value: Int64) -> UnsafeBufferPointer<UInt8>? {
+    package func caseName(ofEnum id: Int, value: Int64) -> UnsafeBufferPointer<UInt8>? {
         guard id >= 0, id < enumCount else { return nil }
         var low = Int(enumStarts[id])
         var high = Int(enumStarts[id + 1])
@@ -199,13 +199,13 @@ public final class NameTable: @unchecked Sendable {
 
     /// How many literal pieces the field's `@display` format has (arguments go between them); 0 without one.
     @inlinable
-    public func displayPieceCount(field id: Int) -> Int {
+    package func displayPieceCount(field id: Int) -> Int {
         guard id >= 0, id < fieldCount else { return 0 }
         return Int(fieldPieceStarts[id + 1] - fieldPieceStarts[id])
     }
 
     /// Piece `position` of the field's `@display` format.
-    public func displayPiece(field id: Int, _ position: Int) -> UnsafeBufferPointer<UInt8> {
+    package func displayPiece(field id: Int, _ position: Int) -> UnsafeBufferPointer<UInt8> {
         guard id >= 0, id < fieldCount, position >= 0, position < displayPieceCount(field: id) else {
             return UnsafeBufferPointer(start: text, count: 0)
         }
@@ -223,28 +223,28 @@ public final class NameTable: @unchecked Sendable {
 
     /// The field's name; empty for an ID out of range.
     @inlinable
-    public func fieldName(_ id: Int) -> UnsafeBufferPointer<UInt8> {
+    package func fieldName(_ id: Int) -> UnsafeBufferPointer<UInt8> {
         guard id >= 0, id < fieldCount else { return UnsafeBufferPointer(start: text, count: 0) }
         return name(id) ?? UnsafeBufferPointer(start: text, count: 0)
     }
 
     /// The struct's name; empty for an ID out of range.
     @inlinable
-    public func structName(_ id: Int) -> UnsafeBufferPointer<UInt8> {
+    package func structName(_ id: Int) -> UnsafeBufferPointer<UInt8> {
         guard id >= 0, id < structCount else { return UnsafeBufferPointer(start: text, count: 0) }
         return name(fieldCount + id) ?? UnsafeBufferPointer(start: text, count: 0)
     }
 
     /// The struct's `@protocol` abbreviation, or nil when it is not a protocol layer.
     @inlinable
-    public func protocolAbbreviation(_ id: Int) -> UnsafeBufferPointer<UInt8>? {
+    package func protocolAbbreviation(_ id: Int) -> UnsafeBufferPointer<UInt8>? {
         guard id >= 0, id < structCount else { return nil }
         return name(fieldCount + structCount + id)
     }
 
     /// The field's `@hex`/`@mac`/… display hint; `.automatic` for an ID out of range.
     @inlinable
-    public func display(ofField id: Int) -> DisplayHint {
+    package func display(ofField id: Int) -> DisplayHint {
         guard id >= 0, id < fieldCount else { return .automatic }
         return fieldDisplay[id]
     }
