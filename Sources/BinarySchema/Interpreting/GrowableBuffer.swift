@@ -15,9 +15,10 @@
 ///   twice the capacity (at least 16) and the old block is freed.
 /// - Access: every index is checked against `count`; an index outside it traps rather than
 ///   reading or writing memory that is not an initialized element.
+@usableFromInline
 struct GrowableBuffer<Element>: ~Copyable {
-    private var base: UnsafeMutablePointer<Element>
-    private(set) var count = 0
+    @usableFromInline private(set) var base: UnsafeMutablePointer<Element>
+    @usableFromInline private(set) var count = 0
     private(set) var capacity: Int
 
     /// An empty buffer with room for `capacity` elements (at least 1) before it grows.
@@ -80,7 +81,7 @@ struct GrowableBuffer<Element>: ~Copyable {
     }
 
     /// Element `index`, which must be below ``count``.
-    @inline(__always)
+    @inlinable @inline(__always)
     subscript(index: Int) -> Element {
         unsafeAddress {
             precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index \(index) outside 0..<\(count)")
@@ -93,5 +94,6 @@ struct GrowableBuffer<Element>: ~Copyable {
     }
 
     /// The elements in place, for loops that read many: valid until the next append, reset or deinit.
+    @inlinable
     var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 }
