@@ -15,7 +15,7 @@
 ///   twice the capacity (at least 16) and the old block is freed.
 /// - Access: every index is checked against `count`; an index outside it traps rather than
 ///   reading or writing memory that is not an initialized element.
-@usableFromInline
+@usableFromInline @safe
 struct GrowableBuffer<Element>: ~Copyable {
     @usableFromInline private(set) var base: UnsafeMutablePointer<Element>
     @usableFromInline private(set) var count = 0
@@ -24,17 +24,17 @@ struct GrowableBuffer<Element>: ~Copyable {
     /// An empty buffer with room for `capacity` elements (at least 1) before it grows.
     init(capacity: Int) {
         self.capacity = max(1, capacity)
-        base = .allocate(capacity: self.capacity)
+        unsafe base = .allocate(capacity: self.capacity)
     }
 
     deinit {
-        base.deinitialize(count: count)
-        base.deallocate()
+        unsafe base.deinitialize(count: count)
+        unsafe base.deallocate()
     }
 
     /// Empties the buffer, keeping its memory.
     mutating func removeAll() {
-        base.deinitialize(count: count)
+        unsafe base.deinitialize(count: count)
         count = 0
     }
 
@@ -43,7 +43,7 @@ struct GrowableBuffer<Element>: ~Copyable {
     @discardableResult
     mutating func append(_ element: Element) -> Int {
         if count == capacity { grow(toHold: count + 1) }
-        (base + count).initialize(to: element)
+        unsafe (base + count).initialize(to: element)
         count += 1
         return count - 1
     }
@@ -56,7 +56,7 @@ struct GrowableBuffer<Element>: ~Copyable {
         let (needed, overflow) = count.addingReportingOverflow(repetitions)
         precondition(!overflow, "buffer size overflow")
         if needed > capacity { grow(toHold: needed) }
-        (base + count).initialize(repeating: element, count: repetitions)
+        unsafe (base + count).initialize(repeating: element, count: repetitions)
         count = needed
         return first
     }
@@ -65,7 +65,7 @@ struct GrowableBuffer<Element>: ~Copyable {
     mutating func append(contentsOf other: borrowing GrowableBuffer<Element>) {
         let needed = count + other.count
         if needed > capacity { grow(toHold: needed) }
-        (base + count).initialize(from: other.base, count: other.count)
+        unsafe (base + count).initialize(from: other.base, count: other.count)
         count = needed
     }
 
@@ -74,9 +74,9 @@ struct GrowableBuffer<Element>: ~Copyable {
         while larger < needed { larger = larger.multipliedReportingOverflow(by: 2).partialValue }
         precondition(larger >= needed, "buffer size overflow")
         let replacement = UnsafeMutablePointer<Element>.allocate(capacity: larger)
-        replacement.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = replacement
+        unsafe replacement.moveInitialize(from: base, count: count)
+        unsafe base.deallocate()
+        unsafe base = replacement
         capacity = larger
     }
 
@@ -85,15 +85,15 @@ struct GrowableBuffer<Element>: ~Copyable {
     subscript(index: Int) -> Element {
         unsafeAddress {
             precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index \(index) outside 0..<\(count)")
-            return UnsafePointer(base + index)
+            return unsafe UnsafePointer(base + index)
         }
         unsafeMutableAddress {
             precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index \(index) outside 0..<\(count)")
-            return base + index
+            return unsafe base + index
         }
     }
 
     /// The elements in place, for loops that read many: valid until the next append, reset or deinit.
     @inlinable
-    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+    var elements: UnsafeBufferPointer<Element> { unsafe UnsafeBufferPointer(start: base, count: count) }
 }
