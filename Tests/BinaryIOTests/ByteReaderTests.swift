@@ -253,3 +253,41 @@ struct SplitMix64: RandomNumberGenerator {
         return mixed ^ (mixed >> 31)
     }
 }
+
+@Suite struct ByteWriterTests {
+    @Test func widthsOutsideTheirRangeWriteNothingOrAtMostSixtyFourBits() {
+        var writer = ByteWriter()
+        writer.writeBits(0xFF, width: -3, order: .msbFirst)
+        writer.writeUInt(0xFF, byteCount: -2, endianness: .little)
+        writer.writeUInt(0xFF, byteCount: 0, endianness: .big)
+        writer.writeInteger(0xFF, width: -8, endianness: .little, order: .lsbFirst)
+        #expect(writer.bitCount == 0 && writer.bytes.isEmpty)
+        writer.writeUInt(0x0102, byteCount: 12, endianness: .big)
+        #expect(writer.bytes == [0, 0, 0, 0, 0, 0, 0x01, 0x02], "at most eight bytes of a 64-bit value")
+        writer.writeBits(1, width: 70, order: .msbFirst)
+        #expect(writer.bitCount == 64 + 64)
+    }
+
+    @Test func writtenIntegersReadBack() throws {
+        let seed: UInt64 = 0x3217_0000_0000_0001
+        var generator = SplitMix64(seed: seed)
+        for _ in 0..<500 {
+            var writer = ByteWriter()
+            var expected: [(UInt64, Int, Endianness, BitOrder)] = []
+            // One bit order per buffer: the bits of one byte are consumed in one order.
+            let order: BitOrder = Bool.random(using: &generator) ? .msbFirst : .lsbFirst
+            for _ in 0..<6 {
+                let width = Int.random(in: 1...64, using: &generator)
+                let value = UInt64.random(in: 0...UInt64.max, using: &generator) & (width == 64 ? .max : (1 << UInt64(width)) - 1)
+                let endianness: Endianness = Bool.random(using: &generator) ? .big : .little
+                writer.writeInteger(value, width: width, endianness: endianness, order: order)
+                expected.append((value, width, endianness, order))
+            }
+            var reader = ByteReader(writer.bytes)
+            for (value, width, endianness, order) in expected {
+                let read = try reader.readInteger(width: width, endianness: endianness, order: order)
+                #expect(read.value == value, "seed \(seed): width \(width) \(endianness) \(order)")
+            }
+        }
+    }
+}
