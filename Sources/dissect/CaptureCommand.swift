@@ -5,7 +5,9 @@ import Dissector
 import Foundation
 import PacketCapture
 
-/// The capture Ctrl-C (SIGINT) and SIGTERM end, read by their handler.
+/// The capture Ctrl-C (SIGINT) and SIGTERM end, read by their handler. Set once and never
+/// cleared: the handler may run on any thread, and a stopper that outlives its loop only
+/// ends a capture that has already ended.
 nonisolated(unsafe) private var interruptibleCapture: CaptureStopper?
 
 /// Makes Ctrl-C and SIGTERM end the capture `stopper` stops cleanly: the loop sees `.end` and
@@ -116,8 +118,6 @@ struct CaptureCommand: ParsableCommand {
         let writer = try writeFile.map { path throws(PcapError) in try CaptureWriter(path: path, for: capture) }
         let output = try makeOutput(for: capture, writing: writer != nil)
         stopOnInterrupt(capture.stopper)
-        // Ctrl-C now ends the loop below; after it, it no longer reaches this capture.
-        defer { interruptibleCapture = nil }
 
         let live = interface != nil
         let deadline = duration.map { Date(timeIntervalSinceNow: $0) }
