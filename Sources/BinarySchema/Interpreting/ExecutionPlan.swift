@@ -162,7 +162,7 @@ final class ExecutionPlan: @unchecked Sendable {
     @inline(__always)
     func operations(of index: Int32) -> UnsafeBufferPointer<Program.Operation> {
         let entry = programs[index]
-        return operations.elements(Int(entry.operationStart)..<Int(entry.operationStart) + Int(entry.operationCount))
+        return unsafe operations.elements(Int(entry.operationStart)..<Int(entry.operationStart) + Int(entry.operationCount))
     }
 
     private struct Builder {
@@ -358,8 +358,8 @@ struct Table<Element>: ~Copyable {
     /// Elements `range` in place, valid as long as the table (its owner never changes it).
     @inlinable @inline(__always)
     func elements(_ range: Range<Int>) -> UnsafeBufferPointer<Element> {
-        let all = storage.elements
-        precondition(range.lowerBound >= 0 && range.upperBound <= all.count, "range \(range) outside 0..<\(all.count)")
-        return UnsafeBufferPointer(rebasing: all[range])
+        let all = unsafe storage.elements
+        precondition(range.lowerBound >= 0 && range.upperBound <= all.count, "Table range out of bounds")
+        return unsafe UnsafeBufferPointer(rebasing: all[range])
     }
 }

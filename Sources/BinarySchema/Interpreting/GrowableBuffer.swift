@@ -71,8 +71,11 @@ struct GrowableBuffer<Element>: ~Copyable {
 
     private mutating func grow(toHold needed: Int) {
         var larger = max(16, capacity)
-        while larger < needed { larger = larger.multipliedReportingOverflow(by: 2).partialValue }
-        precondition(larger >= needed, "buffer size overflow")
+        while larger < needed {
+            let (doubled, overflow) = larger.multipliedReportingOverflow(by: 2)
+            precondition(!overflow, "buffer size overflow")
+            larger = doubled
+        }
         let replacement = UnsafeMutablePointer<Element>.allocate(capacity: larger)
         unsafe replacement.moveInitialize(from: base, count: count)
         unsafe base.deallocate()
@@ -84,11 +87,11 @@ struct GrowableBuffer<Element>: ~Copyable {
     @inlinable @inline(__always)
     subscript(index: Int) -> Element {
         unsafeAddress {
-            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index \(index) outside 0..<\(count)")
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "GrowableBuffer index out of range")
             return unsafe UnsafePointer(base + index)
         }
         unsafeMutableAddress {
-            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index \(index) outside 0..<\(count)")
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "GrowableBuffer index out of range")
             return unsafe base + index
         }
     }
