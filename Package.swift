@@ -15,6 +15,9 @@ let package = Package(
     name: "dissect",
     products: [
         .executable(name: "dissect", targets: ["dissect"]),
+        // ByteReader/ByteWriter and the byte-order types the other libraries' APIs name
+        // (BinarySchema no longer re-exports them).
+        .library(name: "BinaryIO", targets: ["BinaryIO"]),
         .library(name: "BinarySchema", targets: ["BinarySchema"]),
         .library(name: "Dissector", targets: ["Dissector"]),
         .library(name: "BinaryCoding", targets: ["BinaryCoding"]),
