@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 /// Release builds inline across module boundaries: views call the interpreter's node accessors
@@ -15,6 +15,9 @@ let package = Package(
     name: "dissect",
     products: [
         .executable(name: "dissect", targets: ["dissect"]),
+        // ByteReader/ByteWriter and the byte-order types the other libraries' APIs name
+        // (BinarySchema no longer re-exports them).
+        .library(name: "BinaryIO", targets: ["BinaryIO"]),
         .library(name: "BinarySchema", targets: ["BinarySchema"]),
         .library(name: "Dissector", targets: ["Dissector"]),
         .library(name: "BinaryCoding", targets: ["BinaryCoding"]),
@@ -24,8 +27,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // The byte cursor: bounds-checked integer, bit, varint and UTF-8 reads.
-        .target(name: "BinaryIO", swiftSettings: crossModule),
+        // The byte cursor: bounds-checked integer, bit, varint and UTF-8 reads. Every use of
+        // an unsafe construct is marked `unsafe` (BinarySchema is not yet: about 160 places).
+        .target(name: "BinaryIO", swiftSettings: crossModule + [.strictMemorySafety()]),
         // The schema language: lexer, parser, checker, IR, expressions, interpreter.
         .target(name: "BinarySchema", dependencies: ["BinaryIO"], swiftSettings: crossModule),
         // Codable: sequential BinaryEncoder/BinaryDecoder and the schema-driven coders.

@@ -33,6 +33,7 @@ public enum BinaryCodingError: Error, Sendable, Hashable, CustomStringConvertibl
         }
     }
 
+    /// What went wrong and at which offset, for messages.
     public var description: String {
         switch self {
         case .prematureEnd(let offset, let needed, let available):

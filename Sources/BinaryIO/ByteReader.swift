@@ -25,6 +25,9 @@ public enum ByteReadError: Error, Sendable, Hashable {
     case invalidUTF8(offset: Int)
     /// A NUL-terminated string reached the end of its scope without a NUL.
     case missingTerminator(offset: Int, scanned: Int)
+    /// A seek or scope change named `position` (bytes or bits, as the call took it), which is
+    /// negative or before the cursor at `offset`.
+    case outOfRange(offset: Int, position: Int)
 }
 
 /// A bounds-checked cursor over a byte buffer.
@@ -33,19 +36,28 @@ public enum ByteReadError: Error, Sendable, Hashable {
 /// ``ByteReadError`` naming the offset otherwise; nothing here can trap on
 /// hostile input. Reads never go past ``limit``, the end of the current scope,
 /// which callers narrow to bound a substructure.
+///
+/// The cursor and the scope move only through reads and the checked ``seek(toBit:)``,
+/// ``seek(toByte:)``, ``narrow(toByteCount:)`` and ``restoreLimit(toByte:)``, which keep
+/// `0 <= bitPosition <= limit * 8 <= bytes.count * 8`: the reads rely on it.
 public struct ByteReader: Sendable {
     /// The whole buffer being read.
     public let bytes: [UInt8]
+    /// The cursor, in bits; set only by the reads and the checked moves.
+    @usableFromInline var cursorBit: Int
+    /// The end of the scope, in bytes; set only by the checked scope changes.
+    @usableFromInline var scopeEnd: Int
+
     /// Absolute position in bits from the start of ``bytes``.
-    public var bitPosition: Int
+    @inlinable public var bitPosition: Int { cursorBit }
     /// End of the current scope, in bytes; reads beyond it fail.
-    public var limit: Int
+    @inlinable public var limit: Int { scopeEnd }
 
     /// Creates a reader positioned at the start of `bytes`, scoped to all of it.
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        self.bitPosition = 0
-        self.limit = bytes.count
+        self.cursorBit = 0
+        self.scopeEnd = bytes.count
     }
 
     /// Byte offset of the cursor (the byte holding the next bit).
@@ -60,12 +72,55 @@ public struct ByteReader: Sendable {
     /// Bits left before ``limit``.
     @inlinable public var remainingBits: Int { max(0, limit &* 8 &- bitPosition) }
 
-    /// Moves the cursor to byte `offset`, which must lie within the scope.
+    /// Moves the cursor to byte `offset`, which must lie within the scope (its end included).
+    /// Throws ``ByteReadError/outOfRange(offset:position:)`` for a negative offset and
+    /// ``ByteReadError/prematureEnd(offset:needed:available:)`` for one past the scope; the
+    /// cursor then stays where it was.
     public mutating func seek(toByte offset: Int) throws(ByteReadError) {
-        guard offset >= 0, offset <= limit else {
+        guard offset >= 0 else { throw .outOfRange(offset: self.offset, position: offset) }
+        guard offset <= limit else {
             throw .prematureEnd(offset: self.offset, needed: offset - self.offset, available: remainingBytes)
         }
-        bitPosition = offset << 3
+        cursorBit = offset << 3
+    }
+
+    /// Moves the cursor to bit `position` (from the start of ``bytes``), which must lie within
+    /// the scope (its end included). Throws as ``seek(toByte:)`` does, with `position` in bits.
+    public mutating func seek(toBit position: Int) throws(ByteReadError) {
+        guard position >= 0 else { throw .outOfRange(offset: offset, position: position) }
+        guard position <= limit << 3 else {
+            throw .prematureEnd(offset: offset, needed: ((position + 7) >> 3) - offset, available: remainingBytes)
+        }
+        cursorBit = position
+    }
+
+    /// Ends the scope `count` bytes after the start of the cursor's byte, within the current
+    /// scope and not before the cursor; returns the previous end, for ``restoreLimit(toByte:)`` once the substructure is read.
+    /// Throws ``ByteReadError/outOfRange(offset:position:)`` for a negative count and
+    /// ``ByteReadError/prematureEnd(offset:needed:available:)`` for one past the scope; the
+    /// scope then stays as it was.
+    @discardableResult
+    public mutating func narrow(toByteCount count: Int) throws(ByteReadError) -> Int {
+        let start = offset
+        // Inside a byte, the scope must still hold the cursor: at least that byte.
+        guard count >= 0, (start + count) << 3 >= cursorBit else { throw .outOfRange(offset: start, position: count) }
+        guard count <= limit - start else {
+            throw .prematureEnd(offset: start, needed: count, available: max(0, limit - start))
+        }
+        let previous = limit
+        scopeEnd = start + count
+        return previous
+    }
+
+    /// Sets the end of the scope to byte `end`, wider or narrower: it must lie within ``bytes``
+    /// and not before the cursor. How a scope narrowed by ``narrow(toByteCount:)`` is given back.
+    /// Throws as ``narrow(toByteCount:)`` does; the scope then stays as it was.
+    public mutating func restoreLimit(toByte end: Int) throws(ByteReadError) {
+        guard end >= 0, end << 3 >= bitPosition else { throw .outOfRange(offset: offset, position: end) }
+        guard end <= bytes.count else {
+            throw .prematureEnd(offset: offset, needed: end - offset, available: bytes.count - offset)
+        }
+        scopeEnd = end
     }
 
     @inlinable
@@ -102,7 +157,7 @@ public struct ByteReader: Sendable {
                 value = value << 8 | UInt64(bytes[index])
             }
         }
-        bitPosition += byteCount << 3
+        cursorBit += byteCount << 3
         return value
     }
 
@@ -129,14 +184,14 @@ public struct ByteReader: Sendable {
         if byteCount <= 8 {
             // The bits lie in at most eight bytes (checked above to be in scope): gather them
             // into one word, then shift and mask.
-            value = bytes.withUnsafeBufferPointer { buffer in
+            value = unsafe bytes.withUnsafeBufferPointer { buffer in
                 var raw: UInt64 = 0
                 switch order {
                 case .msbFirst:
-                    for index in 0..<byteCount { raw = raw &<< 8 | UInt64(buffer[start &+ index]) }
+                    for index in 0..<byteCount { raw = raw &<< 8 | UInt64(unsafe buffer[start &+ index]) }
                     return (raw &>> UInt64(byteCount &* 8 &- bitInByte &- width)) & mask
                 case .lsbFirst:
-                    for index in 0..<byteCount { raw |= UInt64(buffer[start &+ index]) &<< UInt64(index &* 8) }
+                    for index in 0..<byteCount { raw |= UInt64(unsafe buffer[start &+ index]) &<< UInt64(index &* 8) }
                     return (raw &>> UInt64(bitInByte)) & mask
                 }
             }
@@ -145,7 +200,7 @@ public struct ByteReader: Sendable {
             value = order == .msbFirst ? Self.gatherMSB(bytes, start: start, bitInByte: bitInByte, width: width)
                 : Self.gatherLSB(bytes, start: start, bitInByte: bitInByte, width: width)
         }
-        bitPosition += width
+        cursorBit += width
         return value
     }
 
@@ -182,19 +237,32 @@ public struct ByteReader: Sendable {
         return value
     }
 
+    /// An integer read by ``readInteger(width:endianness:order:)``.
+    public struct IntegerRead: Sendable, Hashable {
+        /// The value, zero-extended.
+        public let value: UInt64
+        /// Whether it was read as bits (unaligned or not a whole number of bytes) rather than as bytes.
+        public let readAsBits: Bool
+
+        @inlinable
+        init(value: UInt64, readAsBits: Bool) {
+            self.value = value
+            self.readAsBits = readAsBits
+        }
+    }
+
     /// Reads a `width`-bit (1...64) unsigned integer: as whole bytes in `endianness` when the
-    /// cursor is aligned and `width` is a multiple of 8, else as bits in `order`. The flag
-    /// says whether it was read as bits.
+    /// cursor is aligned and `width` is a multiple of 8, else as bits in `order`.
     @inlinable
     @inline(__always)
     public mutating func readInteger(width: Int, endianness: Endianness,
-                                     order: BitOrder) throws(ByteReadError) -> (value: UInt64, asBits: Bool) {
+                                     order: BitOrder) throws(ByteReadError) -> IntegerRead {
         if width & 7 == 0, isAligned, endianness == .little {
-            return (try readUInt(byteCount: width >> 3, endianness: .little), false)
+            return IntegerRead(value: try readUInt(byteCount: width >> 3, endianness: .little), readAsBits: false)
         }
         // Big-endian whole bytes read the same as most-significant-first bits.
         let asBits = width & 7 != 0 || !isAligned
-        return (try readBits(width, order: asBits ? order : .msbFirst), asBits)
+        return IntegerRead(value: try readBits(width, order: asBits ? order : .msbFirst), readAsBits: asBits)
     }
 
     /// The common case of ``readInteger(width:endianness:order:)`` in one unaligned 8-byte
@@ -203,22 +271,23 @@ public struct ByteReader: Sendable {
     /// then unchanged.
     @inlinable
     @inline(__always)
-    public mutating func readIntegerFast(width: Int, littleEndian: Bool, lsbFirst: Bool) -> (value: UInt64, asBits: Bool)? {
+    package mutating func readIntegerFast(width: Int, littleEndian: Bool, lsbFirst: Bool) -> IntegerRead? {
         let position = bitPosition
         let byte = position >> 3
         let shift = position & 7
         let asBits = shift != 0 || width & 7 != 0
         guard width > 0, width + shift <= 64, position + width <= limit &* 8, byte >= 0, byte + 8 <= bytes.count,
               !(asBits && lsbFirst) else { return nil }
-        let window = bytes.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: byte, as: UInt64.self)) }
+        // In bounds: `byte + 8 <= bytes.count` was checked above.
+        let window = unsafe bytes.withUnsafeBytes { unsafe UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: byte, as: UInt64.self)) }
         let mostSignificantFirst = (window &<< UInt64(shift)) &>> UInt64(64 - width)
-        bitPosition = position + width
+        cursorBit = position + width
         if littleEndian, !asBits {
             // Swapped, the first bytes are the low ones: keep the low `width` bits.
             let mask: UInt64 = width == 64 ? .max : (1 &<< UInt64(width)) &- 1
-            return (window.byteSwapped & mask, false)
+            return IntegerRead(value: window.byteSwapped & mask, readAsBits: false)
         }
-        return (mostSignificantFirst, asBits)
+        return IntegerRead(value: mostSignificantFirst, readAsBits: asBits)
     }
 
     /// Reads an unsigned LEB128 varint (at most 10 bytes, value must fit 64 bits).
@@ -241,7 +310,7 @@ public struct ByteReader: Sendable {
             shift += 7
             if shift > 63 { throw .varintOverflow(offset: start) }
         }
-        bitPosition = index << 3
+        cursorBit = index << 3
         return value
     }
 
@@ -257,7 +326,7 @@ public struct ByteReader: Sendable {
         try requireAligned()
         try require(count)
         let start = offset
-        bitPosition += count << 3
+        cursorBit += count << 3
         return start..<(start + count)
     }
 
@@ -265,7 +334,7 @@ public struct ByteReader: Sendable {
     public mutating func readUTF8(_ count: Int) throws(ByteReadError) -> Range<Int> {
         let range = try readBytes(count)
         if let bad = Self.firstInvalidUTF8(bytes, in: range) {
-            bitPosition = range.lowerBound << 3
+            cursorBit = range.lowerBound << 3
             throw .invalidUTF8(offset: bad)
         }
         return range
@@ -279,20 +348,20 @@ public struct ByteReader: Sendable {
         while index < limit, bytes[index] != 0 { index += 1 }
         guard index < limit else { throw .missingTerminator(offset: start, scanned: index - start) }
         if let bad = Self.firstInvalidUTF8(bytes, in: start..<index) { throw .invalidUTF8(offset: bad) }
-        bitPosition = (index + 1) << 3
+        cursorBit = (index + 1) << 3
         return start..<index
     }
 
     /// Sign-extends the low `width` bits of `raw`.
     @inlinable
-    public static func signExtend(_ raw: UInt64, width: Int) -> Int64 {
+    package static func signExtend(_ raw: UInt64, width: Int) -> Int64 {
         guard width > 0, width < 64 else { return Int64(bitPattern: raw) }
         let shift = UInt64(64 - width)
         return Int64(bitPattern: raw << shift) >> Int64(shift)
     }
 
     /// Offset of the first byte in `range` where UTF-8 decoding fails, or nil.
-    public static func firstInvalidUTF8(_ bytes: [UInt8], in range: Range<Int>) -> Int? {
+    package static func firstInvalidUTF8(_ bytes: [UInt8], in range: Range<Int>) -> Int? {
         var index = range.lowerBound
         let end = range.upperBound
         while index < end {

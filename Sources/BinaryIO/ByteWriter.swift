@@ -6,13 +6,17 @@ public struct ByteWriter: Sendable {
     /// Bits written in total.
     public private(set) var bitCount = 0
 
+    /// An empty writer.
     public init() {}
 
     /// Whether the next write starts on a byte boundary.
     @inlinable public var isAligned: Bool { bitCount & 7 == 0 }
 
-    /// Appends the low `byteCount` (1...8) bytes of `value` in `endianness`.
+    /// Appends the low `byteCount` (1...8) bytes of `value` in `endianness`. A count below 1
+    /// writes nothing, one above 8 writes 8: a bad width never traps or runs away.
     public mutating func writeUInt(_ value: UInt64, byteCount: Int, endianness: Endianness) {
+        guard byteCount > 0 else { return }
+        let byteCount = min(byteCount, 8)
         switch endianness {
         case .big:
             var shift = (byteCount - 1) * 8
@@ -36,7 +40,10 @@ public struct ByteWriter: Sendable {
     }
 
     /// Appends the low `width` (1...64) bits of `value`, most or least significant bit first.
+    /// A width below 1 writes nothing, one above 64 writes 64.
     public mutating func writeBits(_ value: UInt64, width: Int, order: BitOrder) {
+        guard width > 0 else { return }
+        let width = min(width, 64)
         for index in 0..<width {
             let bit: UInt64
             switch order {
@@ -91,7 +98,7 @@ public struct ByteWriter: Sendable {
 
     /// Inserts whole bytes at byte `offset` (both the writer and the offset must be on byte
     /// boundaries), shifting what follows: how a count is placed before elements written first.
-    public mutating func insert(_ data: [UInt8], atByte offset: Int) {
+    package mutating func insert(_ data: [UInt8], atByte offset: Int) {
         precondition(isAligned && offset >= 0 && offset <= bytes.count, "insert inside a byte or past the end")
         bytes.insert(contentsOf: data, at: offset)
         bitCount += data.count * 8

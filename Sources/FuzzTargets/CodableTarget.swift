@@ -100,7 +100,7 @@ enum CodableTarget {
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         if let (options, body) = CodableFormats.split(bytes) {
             do {
-                let (_, used) = try BinaryDecoder(options: options).decode(TaggedTelemetry.self, fromPrefixOf: body)
+                let used = try BinaryDecoder(options: options).decode(TaggedTelemetry.self, fromPrefixOf: body).bytesUsed
                 try require(used >= 0 && used <= body.count, "the decoder used \(used) of \(body.count) bytes")
             } catch {
                 try requireDecodingError(error, "the sequential decoder")

@@ -2,8 +2,8 @@ import BinaryCoding
 import Foundation
 
 /// What a fuzz target found wrong beyond a crash: a broken invariant, with what and where.
-public struct InvariantViolation: Error, CustomStringConvertible {
-    public let description: String
+package struct InvariantViolation: Error, CustomStringConvertible {
+    package let description: String
 
     init(_ description: String) {
         self.description = description
@@ -19,7 +19,7 @@ func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(Inv
 /// The fuzz targets: each takes arbitrary bytes, exercises one part of dissect, and checks its
 /// invariants. The libFuzzer executables in `Fuzz/` call ``run(_:)`` and crash on a
 /// violation; `swift test` replays every corpus and regression file through it.
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
     /// A frame dissected from the link-layer root its first byte picks: spans and errors.
     case dissector
     /// The same input, dissected and rendered in every view.
@@ -34,7 +34,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case pcap
 
     /// Runs one input; throws when an invariant breaks.
-    public func run(_ bytes: [UInt8]) throws(InvariantViolation) {
+    package func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         switch self {
         case .dissector: try DissectorTarget.run(bytes)
         case .views: try ViewsTarget.run(bytes)
@@ -47,7 +47,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     /// The libFuzzer entry: runs the input and stops the process on a violation, so libFuzzer
     /// keeps the input as a crash artifact.
-    public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    package func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
         do {
             try run(bytes)
@@ -61,7 +61,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 extension FuzzTarget {
     /// Seeds made by encoding representative values, for the targets whose inputs are encoder
     /// output: file name → bytes. `dissect-fuzz seeds` writes them to `Corpus/fuzz/`.
-    public var encodedSeeds: [String: [UInt8]] {
+    package var encodedSeeds: [String: [UInt8]] {
         guard self == .codable || self == .roundtrip else { return [:] }
         var seeds: [String: [UInt8]] = [:]
         for (index, options) in CodableFormats.sequential.enumerated() {

@@ -6,7 +6,8 @@ import Foundation
 enum RoundTripTarget {
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         if let (options, body) = CodableFormats.split(bytes),
-           let (value, used) = try? BinaryDecoder(options: options).decode(Telemetry.self, fromPrefixOf: body) {
+           let prefix = try? BinaryDecoder(options: options).decode(Telemetry.self, fromPrefixOf: body) {
+            let (value, used) = (prefix.value, prefix.bytesUsed)
             let encoded: [UInt8]
             do {
                 encoded = try BinaryEncoder(options: options).encode(value)

@@ -1,25 +1,61 @@
 import CPcap
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The pcap_t that SIGINT and SIGTERM stop (see ``Capture/stopOnInterrupt()``).
-nonisolated(unsafe) private var interruptedCapture: OpaquePointer?
-/// Set by the signal handler: reading a file never blocks, and pcap_breakloop does not stop
-/// pcap_next_ex on a file, so `next()` checks this too.
-nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
+/// An open `pcap_t`, closed when the last of its capture and its stoppers lets go of it, so a
+/// stopper never reaches a closed handle. Owns the in-memory file a handle may be reading.
+private final class PcapHandle: Sendable {
+    /// libpcap's handle. Only `pcap_breakloop` is called on it from other threads, which
+    /// libpcap allows; everything else is the capture's, from one thread.
+    nonisolated(unsafe) let pointer: OpaquePointer
+    /// Set by ``CaptureStopper/stop()``: pcap_breakloop does not stop pcap_next_ex on a file,
+    /// so reads check this too.
+    let stopRequested = Atomic<Bool>(false)
+    /// The bytes an in-memory capture reads, freed after the handle is closed.
+    nonisolated(unsafe) let memory: UnsafeMutableRawPointer?
+
+    init(_ pointer: OpaquePointer, memory: UnsafeMutableRawPointer? = nil) {
+        self.pointer = pointer
+        self.memory = memory
+    }
+
+    deinit {
+        pcap_close(pointer)
+        memory?.deallocate()
+    }
+}
+
+/// Stops a ``Capture`` from any thread, or from a signal handler: the pending or next read
+/// returns `.end`. It keeps the capture's handle open, so it stays safe to call after the
+/// capture itself is released.
+public struct CaptureStopper: Sendable {
+    private let handle: PcapHandle
+
+    fileprivate init(_ handle: PcapHandle) { self.handle = handle }
+
+    /// Makes a pending or the next read of the capture return `.end`. Only sets an atomic
+    /// flag and calls `pcap_breakloop`, so a signal handler may call it.
+    public func stop() {
+        handle.stopRequested.store(true, ordering: .relaxed)
+        pcap_breakloop(handle.pointer)
+    }
+}
 
 /// One packet as libpcap delivered it.
 public struct CapturedPacket: Sendable {
-    /// Capture time: seconds since 1970 and the nanoseconds within that second.
+    /// Capture time: seconds since 1970…
     public let seconds: Int
+    /// …and the nanoseconds within that second.
     public let nanoseconds: Int
     /// Bytes captured (at most the snapshot length).
     public let bytes: [UInt8]
     /// Length of the packet on the wire.
     public let originalLength: Int
 
+    /// A packet with these contents, for writing with ``CaptureWriter``.
     public init(seconds: Int, nanoseconds: Int, bytes: [UInt8], originalLength: Int) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds
@@ -29,18 +65,19 @@ public struct CapturedPacket: Sendable {
 }
 
 /// A packet in libpcap's own buffer, as ``Capture/nextBorrowed()`` delivers it: valid until the
-/// next read from the same capture. Copy what must outlive that.
-public struct BorrowedPacket {
+/// next read from the same capture. Copy what must outlive that. Package-only: nothing outside
+/// the package can keep one past its read (the public ``Capture/next()`` copies).
+package struct BorrowedPacket {
     /// Capture time: seconds since 1970 and the nanoseconds within that second.
-    public let seconds: Int
-    public let nanoseconds: Int
+    package let seconds: Int
+    package let nanoseconds: Int
     /// Bytes captured (at most the snapshot length).
-    public let bytes: UnsafeBufferPointer<UInt8>
+    package let bytes: UnsafeBufferPointer<UInt8>
     /// Length of the packet on the wire.
-    public let originalLength: Int
+    package let originalLength: Int
 
     /// A copy that outlives the next read.
-    public func copy() -> CapturedPacket {
+    package func copy() -> CapturedPacket {
         CapturedPacket(seconds: seconds, nanoseconds: nanoseconds, bytes: Array(bytes), originalLength: originalLength)
     }
 }
@@ -57,7 +94,8 @@ public final class Capture {
         case end
     }
 
-    let handle: OpaquePointer
+    private let owner: PcapHandle
+    var handle: OpaquePointer { owner.pointer }
     /// The path or interface, for messages.
     public let source: String
     /// libpcap's link type (DLT number), which says what the first header of each packet is.
@@ -70,20 +108,11 @@ public final class Capture {
         pcap_datalink_val_to_name(Int32(linkType)).map { String(cString: $0) } ?? "DLT \(linkType)"
     }
 
-    /// The bytes an in-memory capture reads, freed after the handle is closed.
-    private var memory: UnsafeMutableRawPointer?
-
-    private init(handle: OpaquePointer, source: String, nanosecondPrecision: Bool) {
-        self.handle = handle
+    private init(handle: OpaquePointer, source: String, nanosecondPrecision: Bool, memory: UnsafeMutableRawPointer? = nil) {
+        self.owner = PcapHandle(handle, memory: memory)
         self.source = source
         self.linkType = Int(pcap_datalink(handle))
         self.nanosecondPrecision = nanosecondPrecision
-    }
-
-    deinit {
-        if interruptedCapture == handle { interruptedCapture = nil }
-        pcap_close(handle)
-        memory?.deallocate()
     }
 
     /// Opens a pcap or pcapng file; `-` reads standard input. Timestamps keep nanoseconds.
@@ -113,9 +142,7 @@ public final class Capture {
             memory.deallocate()
             throw PcapError(kind: .openFile, message: text(errorBuffer), subject: "<memory>")
         }
-        let capture = Capture(handle: handle, source: "<memory>", nanosecondPrecision: true)
-        capture.memory = memory
-        return capture
+        return Capture(handle: handle, source: "<memory>", nanosecondPrecision: true, memory: memory)
     }
 
     /// Settings of a live capture.
@@ -129,6 +156,7 @@ public final class Capture {
         /// How long a read waits before reporting a timeout, in milliseconds. Default 100.
         public var timeoutMilliseconds: Int32 = 100
 
+        /// The defaults.
         public init() {}
     }
 
@@ -171,7 +199,7 @@ public final class Capture {
     }
 
     /// What `nextBorrowed()` found.
-    public enum BorrowedNext {
+    package enum BorrowedNext {
         case packet(BorrowedPacket)
         /// A live capture's read timeout passed with no packet.
         case timeout
@@ -190,8 +218,8 @@ public final class Capture {
 
     /// Like ``next()``, without copying the packet out of libpcap's buffer: for readers that
     /// copy many packets into one buffer of their own.
-    public func nextBorrowed() throws(PcapError) -> BorrowedNext {
-        if interruptRequested != 0, interruptedCapture == handle { return .end }
+    package func nextBorrowed() throws(PcapError) -> BorrowedNext {
+        if owner.stopRequested.load(ordering: .relaxed) { return .end }
         var header: UnsafeMutablePointer<pcap_pkthdr>?
         var data: UnsafePointer<UInt8>?
         switch pcap_next_ex(handle, &header, &data) {
@@ -211,38 +239,42 @@ public final class Capture {
         }
     }
 
-    /// Makes a pending or the next `next()` return `.end`; safe to call from a signal handler.
+    /// Makes a pending or the next `next()` return `.end`.
     public func stop() {
-        pcap_breakloop(handle)
+        stopper.stop()
     }
 
-    /// Makes Ctrl-C (SIGINT) and SIGTERM end this capture cleanly: the pending or next `next()`
-    /// returns `.end`. One capture at a time; the last one installed wins.
-    public func stopOnInterrupt() {
-        interruptedCapture = handle
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
-            // Both only set flags: safe in a signal handler.
-            interruptRequested = 1
-            if let handle = interruptedCapture { pcap_breakloop(handle) }
-        }
-        sigemptyset(&action.sa_mask)
-        sigaction(SIGINT, &action, nil)
-        sigaction(SIGTERM, &action, nil)
+    /// What stops this capture from another thread or a signal handler (a library installs
+    /// no signal handler of its own: a program that wants Ctrl-C to end a capture calls
+    /// ``CaptureStopper/stop()`` from its handler).
+    public var stopper: CaptureStopper { CaptureStopper(owner) }
+
+    /// A live capture's counts, as libpcap keeps them.
+    public struct Statistics: Sendable, Hashable {
+        /// Packets received (after filtering).
+        public let received: Int
+        /// Packets the kernel dropped for want of buffer space.
+        public let dropped: Int
+        /// Packets the interface or its driver dropped, where it says.
+        public let droppedByInterface: Int
     }
 
-    /// A live capture's counts so far: packets received (after filtering) and dropped.
-    public func statistics() -> (received: Int, dropped: Int, droppedByInterface: Int)? {
+    /// A live capture's counts so far, or nil when libpcap has none (a file).
+    public func statistics() -> Statistics? {
         var stats = pcap_stat()
         guard pcap_stats(handle, &stats) == 0 else { return nil }
-        return (Int(stats.ps_recv), Int(stats.ps_drop), Int(stats.ps_ifdrop))
+        return Statistics(received: Int(stats.ps_recv), dropped: Int(stats.ps_drop), droppedByInterface: Int(stats.ps_ifdrop))
     }
 
     /// A network interface libpcap can capture on.
     public struct Interface: Sendable {
+        /// The name to open it by (`eth0`, `lo`, `any`).
         public let name: String
+        /// libpcap's description of it, when it has one.
         public let description: String?
+        /// Whether it is up.
         public let isUp: Bool
+        /// Whether it is a loopback interface.
         public let isLoopback: Bool
     }
 
@@ -277,6 +309,7 @@ public final class Capture {
 /// (and flushed) when released.
 public final class CaptureWriter {
     private let dumper: OpaquePointer
+    /// The file written (`-`: standard output).
     public let path: String
     /// The file has its capture's timestamp precision.
     private let nanosecondPrecision: Bool
@@ -295,6 +328,7 @@ public final class CaptureWriter {
         pcap_dump_close(dumper)
     }
 
+    /// Appends a packet.
     public func write(_ packet: CapturedPacket) {
         packet.bytes.withUnsafeBufferPointer { bytes in
             write(BorrowedPacket(seconds: packet.seconds, nanoseconds: packet.nanoseconds, bytes: bytes,
@@ -302,7 +336,8 @@ public final class CaptureWriter {
         }
     }
 
-    public func write(_ packet: BorrowedPacket) {
+    /// Appends a packet still in a capture's buffer.
+    package func write(_ packet: BorrowedPacket) {
         var header = pcap_pkthdr()
         // Clamped: a packet built by hand may hold values a pcap record cannot.
         header.ts.tv_sec = time_t(clamping: packet.seconds)
@@ -312,6 +347,7 @@ public final class CaptureWriter {
         pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &header, packet.bytes.baseAddress)
     }
 
+    /// Writes what is buffered to the file now.
     public func flush() {
         pcap_dump_flush(dumper)
     }

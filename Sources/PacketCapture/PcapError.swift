@@ -1,5 +1,6 @@
 /// Why libpcap refused: what was being done, and libpcap's own message.
 public struct PcapError: Error, Sendable, CustomStringConvertible {
+    /// What was being done when libpcap refused.
     public enum Kind: Sendable, Hashable {
         /// A capture file could not be opened (missing, unreadable, not a capture).
         case openFile
@@ -19,12 +20,14 @@ public struct PcapError: Error, Sendable, CustomStringConvertible {
         case listInterfaces
     }
 
+    /// What was being done.
     public let kind: Kind
     /// libpcap's message, as it gave it.
     public let message: String
     /// What was being opened or compiled: a path, an interface, a filter expression.
     public let subject: String
 
+    /// The failure in words, with libpcap's message.
     public var description: String {
         switch kind {
         case .openFile: return "cannot read capture file '\(subject)': \(message)"

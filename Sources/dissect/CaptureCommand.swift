@@ -5,6 +5,23 @@ import Dissector
 import Foundation
 import PacketCapture
 
+/// The capture Ctrl-C (SIGINT) and SIGTERM end, read by their handler. Set once and never
+/// cleared: the handler may run on any thread, and a stopper that outlives its loop only
+/// ends a capture that has already ended.
+nonisolated(unsafe) private var interruptibleCapture: CaptureStopper?
+
+/// Makes Ctrl-C and SIGTERM end the capture `stopper` stops cleanly: the loop sees `.end` and
+/// the totals and libpcap's counts are still printed. The handler only sets flags (through
+/// ``CaptureStopper/stop()``), which is safe in a signal handler.
+private func stopOnInterrupt(_ stopper: CaptureStopper) {
+    interruptibleCapture = stopper
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { _ in interruptibleCapture?.stop() }
+    sigemptyset(&action.sa_mask)
+    sigaction(SIGINT, &action, nil)
+    sigaction(SIGTERM, &action, nil)
+}
+
 struct CaptureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "capture",
@@ -100,7 +117,7 @@ struct CaptureCommand: ParsableCommand {
         if !filter.isEmpty { try capture.setFilter(filter.joined(separator: " ")) }
         let writer = try writeFile.map { path throws(PcapError) in try CaptureWriter(path: path, for: capture) }
         let output = try makeOutput(for: capture, writing: writer != nil)
-        capture.stopOnInterrupt()
+        stopOnInterrupt(capture.stopper)
 
         let live = interface != nil
         let deadline = duration.map { Date(timeIntervalSinceNow: $0) }

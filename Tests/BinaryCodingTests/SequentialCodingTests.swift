@@ -349,7 +349,8 @@ let sampleHeader = Header(version: 4, flags: 0x4000, length: 60, identifier: 0x0
     @Test func trailingBytesViolateTheLayout() throws {
         let failure = try #require(decodingError(UInt8.self, [1, 2]))
         #expect(failure.error == .constraintViolated(offset: 1, reason: "1 byte left after the value"))
-        let (value, used) = try BinaryDecoder().decode(UInt8.self, fromPrefixOf: [1, 2])
+        let prefix = try BinaryDecoder().decode(UInt8.self, fromPrefixOf: [1, 2])
+        let (value, used) = (prefix.value, prefix.bytesUsed)
         #expect(value == 1 && used == 1)
     }
 

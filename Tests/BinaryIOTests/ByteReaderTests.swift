@@ -1,5 +1,5 @@
 import Testing
-@testable import BinaryIO
+import BinaryIO
 
 @Suite struct ByteReaderTests {
     @Test func readsIntegersOfEveryWidthInBothByteOrders() throws {
@@ -43,10 +43,13 @@ import Testing
         }
     }
 
-    @Test func respectsTheScopeLimit() {
+    @Test func respectsTheScopeLimit() throws {
         var reader = ByteReader([1, 2, 3, 4])
-        reader.limit = 2
+        #expect(try reader.narrow(toByteCount: 2) == 4)
         #expect(throws: ByteReadError.prematureEnd(offset: 0, needed: 3, available: 2)) { try reader.readBytes(3) }
+        #expect(try reader.readBytes(2) == 0..<2)
+        try reader.restoreLimit(toByte: 4)
+        #expect(try reader.readBytes(2) == 2..<4)
     }
 
     @Test func rejectsByteReadsInsideAByte() {
@@ -117,7 +120,8 @@ import Testing
     }
 
     @Test func bitReadsAgreeWithABitByBitReference() throws {
-        var generator = SystemRandomNumberGenerator()
+        let seed: UInt64 = 0xB175_0000_0000_0001
+        var generator = SplitMix64(seed: seed)
         for _ in 0..<500 {
             let bytes = (0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let skip = Int.random(in: 0..<8, using: &generator)
@@ -133,7 +137,7 @@ import Testing
                     let set = order == .msbFirst ? (byte >> (7 - position % 8)) & 1 : (byte >> (position % 8)) & 1
                     if order == .msbFirst { expected = expected << 1 | UInt64(set) } else { expected |= UInt64(set) << bit }
                 }
-                #expect(value == expected, "skip \(skip) width \(width) \(order)")
+                #expect(value == expected, "seed \(seed): skip \(skip) width \(width) \(order)")
             }
         }
     }
@@ -141,7 +145,8 @@ import Testing
 
 @Suite struct FastIntegerTests {
     @Test func fastPathAgreesWithTheGeneralRead() throws {
-        var generator = SystemRandomNumberGenerator()
+        let seed: UInt64 = 0xFA57_0000_0000_0001
+        var generator = SplitMix64(seed: seed)
         for _ in 0..<2000 {
             let bytes = (0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let skip = Int.random(in: 0..<64, using: &generator)
@@ -150,17 +155,17 @@ import Testing
             let lsbFirst = Bool.random(using: &generator)
             var fast = ByteReader(bytes)
             var general = ByteReader(bytes)
-            fast.bitPosition = skip
-            general.bitPosition = skip
+            try fast.seek(toBit: skip)
+            try general.seek(toBit: skip)
             guard let quick = fast.readIntegerFast(width: width, littleEndian: littleEndian, lsbFirst: lsbFirst) else {
-                #expect(fast.bitPosition == skip, "a declined fast read leaves the cursor")
+                #expect(fast.bitPosition == skip, "a declined fast read leaves the cursor (seed \(seed))")
                 continue
             }
             let expected = try general.readInteger(width: width, endianness: littleEndian ? .little : .big,
                                                    order: lsbFirst ? .lsbFirst : .msbFirst)
-            #expect(quick.value == expected.value && quick.asBits == expected.asBits,
-                    "skip \(skip) width \(width) little \(littleEndian) lsb \(lsbFirst)")
-            #expect(fast.bitPosition == general.bitPosition)
+            #expect(quick.value == expected.value && quick.readAsBits == expected.readAsBits,
+                    "seed \(seed): skip \(skip) width \(width) little \(littleEndian) lsb \(lsbFirst)")
+            #expect(fast.bitPosition == general.bitPosition, "seed \(seed)")
         }
     }
 
@@ -168,7 +173,121 @@ import Testing
         var nearEnd = ByteReader([1, 2, 3, 4])
         #expect(nearEnd.readIntegerFast(width: 8, littleEndian: false, lsbFirst: false) == nil)
         var scoped = ByteReader(Array(repeating: 0xFF, count: 16))
-        scoped.limit = 1
+        _ = try? scoped.narrow(toByteCount: 1)
         #expect(scoped.readIntegerFast(width: 16, littleEndian: false, lsbFirst: false) == nil)
+    }
+}
+
+@Suite struct ScopeAndSeekTests {
+    @Test func seekRejectsPositionsOutsideTheScopeAndNamesTheCursor() throws {
+        var reader = ByteReader([1, 2, 3, 4])
+        _ = try reader.readBytes(1)
+        #expect(throws: ByteReadError.prematureEnd(offset: 1, needed: 4, available: 3)) { try reader.seek(toByte: 5) }
+        #expect(throws: ByteReadError.prematureEnd(offset: 1, needed: 4, available: 3)) { try reader.seek(toBit: 33) }
+        #expect(throws: ByteReadError.outOfRange(offset: 1, position: -1)) { try reader.seek(toByte: -1) }
+        #expect(throws: ByteReadError.outOfRange(offset: 1, position: -8)) { try reader.seek(toBit: -8) }
+        #expect(reader.bitPosition == 8, "a rejected seek leaves the cursor")
+        try reader.seek(toBit: 12)
+        #expect(reader.bitPosition == 12)
+        try reader.seek(toBit: 32)
+        #expect(reader.remainingBits == 0)
+        try reader.seek(toByte: 0)
+        #expect(try reader.readUInt(byteCount: 4, endianness: .big) == 0x0102_0304)
+    }
+
+    @Test func narrowingPastTheScopeOrBufferIsRejected() throws {
+        var reader = ByteReader([1, 2])
+        #expect(throws: ByteReadError.prematureEnd(offset: 0, needed: 40, available: 2)) { try reader.narrow(toByteCount: 40) }
+        #expect(throws: ByteReadError.outOfRange(offset: 0, position: -1)) { try reader.narrow(toByteCount: -1) }
+        #expect(reader.limit == 2, "a rejected narrowing leaves the scope")
+        _ = try reader.narrow(toByteCount: 1)
+        // Widening back is bounded by the buffer, not by the narrowed scope.
+        #expect(throws: ByteReadError.prematureEnd(offset: 0, needed: 40, available: 2)) { try reader.restoreLimit(toByte: 40) }
+        #expect(reader.limit == 1)
+        _ = try reader.readBytes(1)
+        // Nor may the scope end before the cursor.
+        #expect(throws: ByteReadError.outOfRange(offset: 1, position: 0)) { try reader.restoreLimit(toByte: 0) }
+        try reader.restoreLimit(toByte: 2)
+        #expect(reader.limit == 2)
+    }
+
+    @Test func readsNeverGoBeyondTheBytesWhateverTheCursorAndScope() {
+        let seed: UInt64 = 0x5C0E_0000_0000_0001
+        var generator = SplitMix64(seed: seed)
+        for _ in 0..<2000 {
+            let count = Int.random(in: 0...12, using: &generator)
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var reader = ByteReader(bytes)
+            // Positions and scopes both in and out of range: the out-of-range ones must be refused.
+            _ = try? reader.seek(toBit: Int.random(in: -16...(count * 8 + 16), using: &generator))
+            _ = try? reader.narrow(toByteCount: Int.random(in: -4...(count + 40), using: &generator))
+            #expect(reader.bitPosition >= 0 && reader.bitPosition <= reader.limit * 8 && reader.limit <= bytes.count,
+                    "seed \(seed): position \(reader.bitPosition) limit \(reader.limit) of \(bytes.count)")
+            let width = Int.random(in: 1...64, using: &generator)
+            let start = reader.bitPosition
+            if let range = try? reader.readBytes(width / 8) {
+                #expect(range.upperBound <= bytes.count, "seed \(seed)")
+            }
+            _ = try? reader.seek(toBit: start)
+            _ = try? reader.readBits(width, order: .lsbFirst)
+            _ = reader.readIntegerFast(width: width, littleEndian: true, lsbFirst: false)
+            _ = try? reader.readVarint()
+            _ = try? reader.readCString()
+            #expect(reader.bitPosition <= bytes.count * 8, "seed \(seed)")
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64): randomized tests replay the same inputs every run,
+/// and a failure names the seed that made it.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
+
+@Suite struct ByteWriterTests {
+    @Test func widthsOutsideTheirRangeWriteNothingOrAtMostSixtyFourBits() {
+        var writer = ByteWriter()
+        writer.writeBits(0xFF, width: -3, order: .msbFirst)
+        writer.writeUInt(0xFF, byteCount: -2, endianness: .little)
+        writer.writeUInt(0xFF, byteCount: 0, endianness: .big)
+        writer.writeInteger(0xFF, width: -8, endianness: .little, order: .lsbFirst)
+        #expect(writer.bitCount == 0 && writer.bytes.isEmpty)
+        writer.writeUInt(0x0102, byteCount: 12, endianness: .big)
+        #expect(writer.bytes == [0, 0, 0, 0, 0, 0, 0x01, 0x02], "at most eight bytes of a 64-bit value")
+        writer.writeBits(1, width: 70, order: .msbFirst)
+        #expect(writer.bitCount == 64 + 64)
+    }
+
+    @Test func writtenIntegersReadBack() throws {
+        let seed: UInt64 = 0x3217_0000_0000_0001
+        var generator = SplitMix64(seed: seed)
+        for _ in 0..<500 {
+            var writer = ByteWriter()
+            var expected: [(UInt64, Int, Endianness, BitOrder)] = []
+            // One bit order per buffer: the bits of one byte are consumed in one order.
+            let order: BitOrder = Bool.random(using: &generator) ? .msbFirst : .lsbFirst
+            for _ in 0..<6 {
+                let width = Int.random(in: 1...64, using: &generator)
+                let value = UInt64.random(in: 0...UInt64.max, using: &generator) & (width == 64 ? .max : (1 << UInt64(width)) - 1)
+                let endianness: Endianness = Bool.random(using: &generator) ? .big : .little
+                writer.writeInteger(value, width: width, endianness: endianness, order: order)
+                expected.append((value, width, endianness, order))
+            }
+            var reader = ByteReader(writer.bytes)
+            for (value, width, endianness, order) in expected {
+                let read = try reader.readInteger(width: width, endianness: endianness, order: order)
+                #expect(read.value == value, "seed \(seed): width \(width) \(endianness) \(order)")
+            }
+        }
     }
 }

@@ -153,3 +153,48 @@ import Testing
         }
     }
 }
+
+/// A dissection and the interpreter's limits stay what the public API promises, however they are used.
+@Suite struct InterpreterLifetimeTests {
+    @Test func aDissectionKeptPastTheNextWalkKeepsItsOwnValues() throws {
+        let schema = try SchemaLoader.load(text: "struct Main { a: u8  b: u16  rest: bytes[..] }")
+        let root = try #require(schema.structType(named: "Main"))
+        var interpreter = Interpreter(schema: schema)
+        let kept = interpreter.withDissection(of: [1, 0, 2, 9, 9], root: root) { $0 }
+        // Walks over other bytes, one with fewer nodes and one that fails, must not show through.
+        let second = interpreter.withDissection(of: [7, 0, 8], root: root) { dissection in
+            (try? dissection.int("Main.a"), dissection.nodes.count)
+        }
+        #expect(second.0 == 7 && second.1 == 4)
+        _ = interpreter.withDissection(of: [3], root: root) { $0.error }
+        #expect(try kept.int("Main.a") == 1)
+        #expect(try kept.int("Main.b") == 2)
+        #expect(try kept.at("Main.rest").byteLength == 2)
+        #expect(kept.nodes.count == 4)
+        #expect(kept.error == nil)
+        let copy = interpreter
+        var other = copy
+        // Copies of an interpreter walk on their own memory too.
+        let fromCopy = other.dissect([5, 0, 6], root: root)
+        _ = interpreter.withDissection(of: [4, 0, 4], root: root) { $0.nodes.count }
+        #expect(try fromCopy.int("Main.a") == 5)
+        #expect(try kept.int("Main.a") == 1)
+    }
+
+    @Test func optionsSetPastTheirBoundsAreClamped() throws {
+        let schema = try SchemaLoader.load(text: "struct Main { a: u8 }")
+        var interpreter = Interpreter(schema: schema)
+        interpreter.options.fieldLimit = Int.max
+        #expect(interpreter.options.fieldLimit == Int(Int32.max) / 2)
+        interpreter.options.fieldLimit = -5
+        #expect(interpreter.options.fieldLimit == 16)
+        var options = Interpreter.Options()
+        options.fieldLimit = Int.max
+        interpreter.options = options
+        #expect(interpreter.options.fieldLimit == Int(Int32.max) / 2)
+        interpreter.options.depthLimit = -1
+        #expect(interpreter.options.depthLimit == 0)
+        interpreter.options.pointerLimit = -1
+        #expect(interpreter.options.pointerLimit == 0)
+    }
+}

@@ -139,6 +139,29 @@ func temporaryFile(_ suffix: String) -> URL {
         #expect(copy.map(\.originalLength) == original.map(\.originalLength))
     }
 
+    @Test func stopEndsAFileCaptureAtTheNextRead() throws {
+        let capture = try Capture.open(file: capturePath("dns.pcap"))
+        guard case .packet = try capture.next() else {
+            Issue.record("the first packet must be read")
+            return
+        }
+        capture.stop()
+        guard case .end = try capture.next() else {
+            Issue.record("a stopped file capture must end at the next read")
+            return
+        }
+    }
+
+    @Test func stopCanComeFromAnotherThread() async throws {
+        let capture = try Capture.open(file: capturePath("tcp.pcap"))
+        let stopper = capture.stopper
+        await Task.detached { stopper.stop() }.value
+        guard case .end = try capture.next() else {
+            Issue.record("a capture stopped from another thread must end at the next read")
+            return
+        }
+    }
+
     @Test func linkTypeNamesComeFromLibpcap() throws {
         #expect(try Capture.open(file: capturePath("sll2.pcap")).linkTypeName == "LINUX_SLL2")
         #expect(try Capture.open(file: capturePath("tcp.pcap")).linkTypeName == "EN10MB")

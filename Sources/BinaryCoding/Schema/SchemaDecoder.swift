@@ -18,8 +18,11 @@ import Foundation
 ///
 /// A decoder reuses its working memory between calls: use one per thread.
 public struct SchemaDecoder {
+    /// The schema that lays out the bytes.
     public let schema: Schema
+    /// The struct the bytes are read as.
     public let root: StructType
+    /// How Swift property names map to schema field names.
     public var keyStrategy: SchemaKeyStrategy = .convertFromSnakeCase
     /// Passed to `init(from:)` as `decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]

@@ -10,12 +10,16 @@ import Foundation
 /// type that models just a header encodes just the header: a header decoded with
 /// ``SchemaDecoder`` re-encodes to the bytes it came from. DNS names are written uncompressed.
 public struct SchemaEncoder {
+    /// The schema that lays out the bytes.
     public let schema: Schema
+    /// The struct values are written as.
     public let root: StructType
+    /// How Swift property names map to schema field names.
     public var keyStrategy: SchemaKeyStrategy = .convertFromSnakeCase
     /// Passed to `encode(to:)` as `encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// An encoder writing values as struct `root` of `schema`.
     public init(schema: Schema, root: StructType) {
         self.schema = schema
         self.root = root

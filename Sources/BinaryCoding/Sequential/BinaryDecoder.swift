@@ -11,17 +11,20 @@ import Foundation
 /// Errors are `DecodingError`s whose `codingPath` names the property and whose description
 /// names the byte offset; the `underlyingError` is a ``BinaryCodingError``.
 public struct BinaryDecoder: Sendable {
+    /// The wire format; must match the encoder's.
     public var options: BinaryCodingOptions
     /// Passed to `init(from:)` as `decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// A decoder for the format `options` describes.
     public init(options: BinaryCodingOptions = BinaryCodingOptions()) {
         self.options = options
     }
 
     /// Decodes a `T` that must use every byte: bytes left over are an error.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        let (value, used) = try decode(type, fromPrefixOf: bytes)
+        let prefix = try decode(type, fromPrefixOf: bytes)
+        let (value, used) = (prefix.value, prefix.bytesUsed)
         guard used == bytes.count else {
             let error = BinaryCodingError.constraintViolated(
                 offset: used, reason: "\(bytes.count - used) byte\(bytes.count - used == 1 ? "" : "s") left after the value")
@@ -35,11 +38,19 @@ public struct BinaryDecoder: Sendable {
         try decode(type, from: [UInt8](data))
     }
 
+    /// A value decoded from the start of a buffer, and how much of the buffer it took.
+    public struct Prefix<Value> {
+        /// The value decoded.
+        public let value: Value
+        /// Bytes it was decoded from; the rest of the buffer follows.
+        public let bytesUsed: Int
+    }
+
     /// Decodes a `T` from the start of `bytes`; returns it and how many bytes it used.
-    public func decode<T: Decodable>(_ type: T.Type, fromPrefixOf bytes: [UInt8]) throws -> (value: T, bytesUsed: Int) {
+    public func decode<T: Decodable>(_ type: T.Type, fromPrefixOf bytes: [UInt8]) throws -> Prefix<T> {
         let state = DecodingState(bytes: bytes, options: options, userInfo: userInfo)
         let value = try state.decodeValue(type, codingPath: [])
-        return (value, state.reader.offset)
+        return Prefix(value: value, bytesUsed: state.reader.offset)
     }
 }
 
@@ -254,6 +265,8 @@ final class DecodingState {
             return .invalidUTF8(offset: offset)
         case .missingTerminator(let offset, let scanned):
             return .prematureEnd(offset: offset, needed: scanned + 1, available: scanned)
+        case .outOfRange(let offset, let position):
+            return .valueOutOfRange(offset: offset, value: String(position), type: "a position in the input")
         }
     }
 

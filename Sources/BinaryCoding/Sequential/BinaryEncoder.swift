@@ -10,10 +10,12 @@ import Foundation
 /// let bytes = try BinaryEncoder().encode(header)
 /// ```
 public struct BinaryEncoder: Sendable {
+    /// The wire format.
     public var options: BinaryCodingOptions
     /// Passed to `encode(to:)` as `encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// An encoder for the format `options` describes.
     public init(options: BinaryCodingOptions = BinaryCodingOptions()) {
         self.options = options
     }

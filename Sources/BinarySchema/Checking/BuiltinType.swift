@@ -1,3 +1,5 @@
+import BinaryIO
+
 /// The built-in type names of the language: `u1`…`u64`, `i1`…`i64` with an
 /// optional `le`/`be` suffix, `f32`/`f64`, `bool`, `varint`, `zigzag`,
 /// `cstring`, `mac`, `ipv4`, `ipv6` and `dns_name`.

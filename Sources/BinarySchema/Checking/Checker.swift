@@ -1,3 +1,5 @@
+import BinaryIO
+
 /// Turns parsed schema files into a checked ``Schema``: resolves names, checks
 /// types, compiles expressions, and reports every error it finds, not only the first.
 struct Checker {

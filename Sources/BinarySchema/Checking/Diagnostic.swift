@@ -15,13 +15,16 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
         case misaligned
     }
 
+    /// What kind of problem.
     public let kind: Kind
+    /// The problem, in words.
     public let message: String
+    /// Where in the schema.
     public let location: SchemaLocation
     /// The source line the error is on, for the caret display.
     public let sourceLine: String
 
-    public init(kind: Kind, message: String, location: SchemaLocation, sourceLine: String) {
+    package init(kind: Kind, message: String, location: SchemaLocation, sourceLine: String) {
         self.kind = kind
         self.message = message
         self.location = location
@@ -43,8 +46,9 @@ public struct SchemaErrors: Error, Sendable, CustomStringConvertible {
     /// All errors, in file order.
     public let diagnostics: [Diagnostic]
 
-    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+    package init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 
+    /// Every diagnostic, one after the other, as a compiler prints them.
     public var description: String {
         diagnostics.map(\.description).joined(separator: "\n")
             + "\n\(diagnostics.count) error\(diagnostics.count == 1 ? "" : "s")"

@@ -34,6 +34,7 @@ public enum FieldValue: Sendable, Hashable {
 public struct FieldNode: Sendable {
     /// Index into ``Schema/fields``; -1 for the root struct.
     public internal(set) var fieldID: Int32
+    /// What the node holds.
     public internal(set) var kind: NodeKind
     /// Index of the parent node; -1 for the root.
     public internal(set) var parent: Int32
@@ -43,6 +44,7 @@ public struct FieldNode: Sendable {
     public internal(set) var bitStart: Int
     /// Absolute end (exclusive), in bits.
     public internal(set) var bitEnd: Int
+    /// The value read.
     public internal(set) var value: FieldValue
     /// Index after this node's last descendant.
     public internal(set) var subtreeEnd: Int32
@@ -72,89 +74,57 @@ struct Frame: Sendable {
 }
 
 /// The memory a walk fills: nodes, struct frames and field slots, reused from one buffer to
-/// the next. Plain values in manually managed buffers, so appending touches no reference counts.
+/// the next. Plain values in ``GrowableBuffer``s, so appending touches no reference counts.
 final class NodeStore {
     private let leadingPadding = CacheLinePadding()
-    @exclusivity(unchecked) private(set) var nodes: UnsafeMutablePointer<FieldNode>
-    @exclusivity(unchecked) private(set) var nodeCount = 0
-    @exclusivity(unchecked) private var nodeCapacity: Int
-    @exclusivity(unchecked) private(set) var frames: UnsafeMutablePointer<Frame>
-    @exclusivity(unchecked) private(set) var frameCount = 0
-    @exclusivity(unchecked) private var frameCapacity: Int
-    @exclusivity(unchecked) private(set) var slots: UnsafeMutablePointer<Int32>
-    @exclusivity(unchecked) private(set) var slotCount = 0
-    @exclusivity(unchecked) private var slotCapacity: Int
+    @exclusivity(unchecked) var nodes: GrowableBuffer<FieldNode>
+    @exclusivity(unchecked) private(set) var frames: GrowableBuffer<Frame>
+    @exclusivity(unchecked) var slots: GrowableBuffer<Int32>
     /// Decoded DNS names, by index.
     @exclusivity(unchecked) var texts: [String] = []
     private let trailingPadding = CacheLinePadding()
 
     init(nodeCapacity: Int = 256) {
-        self.nodeCapacity = nodeCapacity
-        self.frameCapacity = nodeCapacity / 4
-        self.slotCapacity = nodeCapacity
-        nodes = .allocate(capacity: nodeCapacity)
-        frames = .allocate(capacity: nodeCapacity / 4)
-        slots = .allocate(capacity: nodeCapacity)
+        nodes = GrowableBuffer(capacity: nodeCapacity)
+        frames = GrowableBuffer(capacity: nodeCapacity / 4)
+        slots = GrowableBuffer(capacity: nodeCapacity)
     }
 
-    deinit {
-        nodes.deallocate()
-        frames.deallocate()
-        slots.deallocate()
-    }
+    var nodeCount: Int { nodes.count }
+    var frameCount: Int { frames.count }
+    var slotCount: Int { slots.count }
 
     func reset() {
-        nodeCount = 0
-        frameCount = 0
-        slotCount = 0
+        nodes.removeAll()
+        frames.removeAll()
+        slots.removeAll()
         if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
     }
 
     /// A copy holding just what was filled, for a dissection that outlives the next walk.
     func copy() -> NodeStore {
         let copy = NodeStore(nodeCapacity: max(4, nodeCount, slotCount, frameCount * 4))
-        copy.nodes.update(from: nodes, count: nodeCount)
-        copy.frames.update(from: frames, count: frameCount)
-        copy.slots.update(from: slots, count: slotCount)
-        copy.nodeCount = nodeCount
-        copy.frameCount = frameCount
-        copy.slotCount = slotCount
+        copy.nodes.append(contentsOf: nodes)
+        copy.frames.append(contentsOf: frames)
+        copy.slots.append(contentsOf: slots)
         copy.texts = texts
         return copy
     }
 
     @inline(__always)
     func appendNode(_ node: FieldNode) -> Int32 {
-        if nodeCount == nodeCapacity { Self.grow(&nodes, &nodeCapacity, count: nodeCount) }
-        (nodes + nodeCount).initialize(to: node)
-        nodeCount += 1
-        return Int32(nodeCount - 1)
+        Int32(truncatingIfNeeded: nodes.append(node))
     }
 
     @inline(__always)
     func appendFrame(_ frame: Frame) -> Int32 {
-        if frameCount == frameCapacity { Self.grow(&frames, &frameCapacity, count: frameCount) }
-        (frames + frameCount).initialize(to: frame)
-        frameCount += 1
-        return Int32(frameCount - 1)
+        Int32(truncatingIfNeeded: frames.append(frame))
     }
 
     /// Appends `count` empty slots (-1: field absent); returns the first one's index.
     @inline(__always)
     func appendSlots(_ count: Int) -> Int {
-        while slotCount + count > slotCapacity { Self.grow(&slots, &slotCapacity, count: slotCount) }
-        (slots + slotCount).initialize(repeating: -1, count: count)
-        slotCount += count
-        return slotCount - count
-    }
-
-    private static func grow<Element>(_ base: inout UnsafeMutablePointer<Element>, _ capacity: inout Int, count: Int) {
-        let larger = max(16, capacity * 2)
-        let replacement = UnsafeMutablePointer<Element>.allocate(capacity: larger)
-        replacement.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = replacement
-        capacity = larger
+        slots.append(repeating: -1, count: count)
     }
 
     // MARK: Reading, bounds-checked against what was filled
@@ -243,25 +213,30 @@ final class NodeStore {
 /// The nodes of a dissection, in pre-order.
 public struct FieldNodes: RandomAccessCollection {
     let store: NodeStore
+    /// How many nodes.
     public let count: Int
 
+    /// 0.
     public var startIndex: Int { 0 }
+    /// ``count``.
     public var endIndex: Int { count }
 
+    /// Node `index`, which must be below ``count``.
     public subscript(index: Int) -> FieldNode {
         precondition(index >= 0 && index < count, "node index \(index) out of range 0..<\(count)")
         return store.nodes[index]
     }
 
     /// The nodes in place, for loops over every node that read a field or two of each: valid
-    /// while the dissection is.
-    package var buffer: UnsafeBufferPointer<FieldNode> { UnsafeBufferPointer(start: store.nodes, count: count) }
+    /// while the dissection is (the walk that filled them was its last).
+    package var buffer: UnsafeBufferPointer<FieldNode> { store.nodes.elements }
 }
 
 /// The result of walking a schema over a buffer: every field read, in pre-order,
 /// and the error that stopped the walk if there was one. Fields read before an
 /// error are all kept; the failing field is the node ``DissectionError/node``.
 public struct Dissection {
+    /// The schema walked.
     public let schema: Schema
     /// The buffer dissected.
     public let bytes: [UInt8]

@@ -43,6 +43,7 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case fieldLimit(Int)
     }
 
+    /// What went wrong.
     public let kind: Kind
     /// Path of the failing field (`ip.options`).
     public let path: String

@@ -1,3 +1,5 @@
+import BinaryIO
+
 /// A checked schema lowered to flat tables of plain values, indexed by `Int32`.
 ///
 /// The interpreter's hot loop reads only these tables, so walking a packet touches
@@ -156,28 +158,11 @@ final class ExecutionPlan: @unchecked Sendable {
         referenceTexts = builder.referenceTexts
     }
 
-    deinit {
-        structs.free()
-        fields.free()
-        types.free()
-        switches.free()
-        cases.free()
-        constraints.free()
-        programs.free()
-        operations.free()
-        references.free()
-        referenceSlots.free()
-        parentSlots.free()
-        constants.free()
-        displayArgumentStarts.free()
-        displayArguments.free()
-    }
-
     /// The operations of program `index`.
     @inline(__always)
     func operations(of index: Int32) -> UnsafeBufferPointer<Program.Operation> {
         let entry = programs[index]
-        return UnsafeBufferPointer(rebasing: operations.base[Int(entry.operationStart)..<Int(entry.operationStart + entry.operationCount)])
+        return unsafe operations.elements(Int(entry.operationStart)..<Int(entry.operationStart) + Int(entry.operationCount))
     }
 
     private struct Builder {
@@ -351,19 +336,30 @@ final class ExecutionPlan: @unchecked Sendable {
     }
 }
 
-/// A fixed, manually allocated array of plain values, read without reference counting.
-struct Table<Element>: @unchecked Sendable {
-    let base: UnsafeMutableBufferPointer<Element>
-    let count: Int
+/// A fixed array of plain values, read without reference counting: a ``GrowableBuffer``
+/// filled once and never changed, indexed by the `Int32`s the lowering produced.
+@usableFromInline
+struct Table<Element>: ~Copyable {
+    @usableFromInline var storage: GrowableBuffer<Element>
 
     init(_ elements: [Element]) {
-        base = UnsafeMutableBufferPointer.allocate(capacity: max(1, elements.count))
-        _ = base.initialize(from: elements)
-        count = elements.count
+        storage = GrowableBuffer(capacity: elements.count)
+        for element in elements { storage.append(element) }
     }
 
-    @inline(__always)
-    subscript(index: Int32) -> Element { base[Int(index)] }
+    var count: Int { storage.count }
 
-    func free() { base.deallocate() }
+    @inlinable @inline(__always)
+    subscript(index: Int32) -> Element { storage[Int(index)] }
+
+    @inlinable @inline(__always)
+    subscript(index: Int) -> Element { storage[index] }
+
+    /// Elements `range` in place, valid as long as the table (its owner never changes it).
+    @inlinable @inline(__always)
+    func elements(_ range: Range<Int>) -> UnsafeBufferPointer<Element> {
+        let all = unsafe storage.elements
+        precondition(range.lowerBound >= 0 && range.upperBound <= all.count, "Table range out of bounds")
+        return unsafe UnsafeBufferPointer(rebasing: all[range])
+    }
 }

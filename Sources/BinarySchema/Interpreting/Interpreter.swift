@@ -10,24 +10,32 @@ import BinaryIO
 ///
 /// Reuse one interpreter for many buffers: it keeps its working arrays.
 public struct Interpreter {
-    /// Limits that bound work on hostile input.
+    /// Limits that bound work on hostile input. Each is clamped to its range when set.
     public struct Options: Sendable {
-        /// Deepest nesting of structs allowed (IP-in-IP-in-...), default 64.
-        public var depthLimit: Int = 64
-        /// Most DNS compression pointers followed for one name, default 64.
-        public var pointerLimit: Int = 64
+        /// Deepest nesting of structs allowed (IP-in-IP-in-...), default 64; at least 0.
+        public var depthLimit: Int = 64 { didSet { depthLimit = max(0, depthLimit) } }
+        /// Most DNS compression pointers followed for one name, default 64; at least 0.
+        public var pointerLimit: Int = 64 { didSet { pointerLimit = max(0, pointerLimit) } }
         /// Most fields one walk records, default 4M (256 MB of nodes); bounds memory on
-        /// inputs of millions of tiny fields and keeps node indices within `Int32`.
-        public var fieldLimit: Int = 1 << 22
+        /// inputs of millions of tiny fields. Clamped to 16...`Int32.max / 2`, which keeps node
+        /// indices within `Int32`.
+        public var fieldLimit: Int = 1 << 22 {
+            didSet { fieldLimit = max(16, min(fieldLimit, Int(Int32.max) / 2)) }
+        }
 
+        /// The defaults.
         public init() {}
     }
 
+    /// The schema this interpreter walks.
     public let schema: Schema
+    /// The limits of every walk.
     public var options: Options
     private let plan: ExecutionPlan
-    /// Working memory; shared by copies of this value, so give each loop its own interpreter.
-    private let state = NodeStore()
+    /// Working memory, reused by every walk. A dissection handed out holds on to it; the next
+    /// walk then finds it shared and starts on new memory, so the dissection keeps its values
+    /// (as copies of this interpreter do).
+    private var state = NodeStore()
     private var reader = ByteReader([])
     private var currentFrame: Int32 = -1
     private var currentElement: Int32 = -1
@@ -39,23 +47,23 @@ public struct Interpreter {
     /// throwing calls of the hot path carry no payload.
     private struct Stop: Error {}
 
+    /// An interpreter for `schema` with the limits of `options`.
     public init(schema: Schema, options: Options = Options()) {
         self.schema = schema
-        var options = options
-        options.fieldLimit = max(16, min(options.fieldLimit, Int(Int32.max) / 2))
         self.options = options
         self.plan = schema.plan
     }
 
-    /// Dissects `bytes` starting at struct `root`.
+    /// Dissects `bytes` starting at struct `root`. The dissection holds a compact copy of what
+    /// was read, and the interpreter keeps its working memory for the next walk.
     public mutating func dissect(_ bytes: [UInt8], root: StructType) -> Dissection {
         let error = run(bytes, root: root.id)
         return Dissection(schema: schema, bytes: bytes, store: state.copy(), error: error)
     }
 
     /// Walks `bytes` and hands the dissection to `body` without copying the interpreter's
-    /// working memory, for loops over many buffers. The dissection is valid inside `body`
-    /// only: the next walk reuses its memory (use ``dissect(_:root:)`` for one to keep).
+    /// working memory, for loops over many buffers. A dissection kept after `body` returns
+    /// stays valid: the next walk leaves that memory to it and allocates its own.
     public mutating func withDissection<Result>(of bytes: [UInt8], root: StructType,
                                                 _ body: (Dissection) throws -> Result) rethrows -> Result {
         let error = run(bytes, root: root.id)
@@ -66,7 +74,12 @@ public struct Interpreter {
     }
 
     private mutating func run(_ bytes: [UInt8], root: Int) -> DissectionError? {
-        state.reset()
+        if isKnownUniquelyReferenced(&state) {
+            state.reset()
+        } else {
+            // A dissection (or a copy of this interpreter) still reads this memory.
+            state = NodeStore()
+        }
         reader = ByteReader(bytes)
         currentFrame = -1
         currentElement = -1
@@ -159,12 +172,13 @@ public struct Interpreter {
         let start = try checkedExtent(length, fieldID: field.fieldID, type: field.type, kind: nil, parent: parent,
                                       arrayIndex: -1)
         let end = start + Int(length)
-        let savedLimit = reader.limit
-        reader.limit = end
-        defer { reader.limit = savedLimit }
+        // Neither move can fail: checkedExtent found `length` bytes in scope at the cursor, and
+        // the field's contents cannot read past the narrowed scope.
+        let savedLimit = try? reader.narrow(toByteCount: Int(length))
+        defer { if let savedLimit { try? reader.restoreLimit(toByte: savedLimit) } }
         let node = try parseValue(field.type, fieldID: field.fieldID, parent: parent, arrayIndex: -1)
         // The field owns its whole size; bytes its contents leave unread stay inside it, unclaimed.
-        reader.bitPosition = end << 3
+        try? reader.seek(toByte: end)
         state.nodes[Int(node)].bitEnd = reader.bitPosition
         return node
     }
@@ -226,7 +240,7 @@ public struct Interpreter {
                 try reader.readUInt(byteCount: 1, endianness: .big)
             }
             guard raw <= 1 else {
-                reader.bitPosition = start
+                try? reader.seek(toBit: start)
                 throw failure(.boolOutOfRange(UInt8(truncatingIfNeeded: raw)), fieldID: fieldID, kind: .boolean,
                               parent: parent, arrayIndex: arrayIndex, length: 1)
             }
@@ -278,36 +292,35 @@ public struct Interpreter {
     @inline(__always)
     private mutating func readPlainInteger(_ type: ExecutionPlan.TypeEntry, fieldID: Int32, parent: Int32) -> Int32? {
         let start = reader.bitPosition
-        let raw: UInt64
-        let asBits: Bool
+        let read: ByteReader.IntegerRead
         if let fast = reader.readIntegerFast(width: Int(type.bits), littleEndian: type.littleEndian, lsbFirst: type.lsbFirst) {
-            (raw, asBits) = fast
-        } else if let read = try? reader.readInteger(width: Int(type.bits), endianness: type.littleEndian ? .little : .big,
-                                                    order: type.lsbFirst ? .lsbFirst : .msbFirst) {
-            (raw, asBits) = read
+            read = fast
+        } else if let general = try? reader.readInteger(width: Int(type.bits), endianness: type.littleEndian ? .little : .big,
+                                                       order: type.lsbFirst ? .lsbFirst : .msbFirst) {
+            read = general
         } else {
-            reader.bitPosition = start
+            try? reader.seek(toBit: start)
             return nil
         }
+        let raw = read.value
         let value: FieldValue = type.isSigned ? .signed(ByteReader.signExtend(raw, width: Int(type.bits))) : .unsigned(raw)
         let kind: NodeKind = type.kind == .enumeration ? .enumeration(enumID: type.target) : .integer
-        return appendLeaf(fieldID, kind, parent, -1, start, value, bitField: asBits)
+        return appendLeaf(fieldID, kind, parent, -1, start, value, bitField: read.readAsBits)
     }
 
     @inline(__always)
     private mutating func readInteger(_ type: ExecutionPlan.TypeEntry, fieldID: Int32, kind: NodeKind, parent: Int32,
                                       arrayIndex: Int32) throws(Stop) -> (FieldValue, Bool) {
         let bits = Int(type.bits)
-        let raw: UInt64
-        let asBits: Bool
+        let read: ByteReader.IntegerRead
         do {
-            (raw, asBits) = try reader.readInteger(width: bits, endianness: type.littleEndian ? .little : .big,
-                                                   order: type.lsbFirst ? .lsbFirst : .msbFirst)
+            read = try reader.readInteger(width: bits, endianness: type.littleEndian ? .little : .big,
+                                          order: type.lsbFirst ? .lsbFirst : .msbFirst)
         } catch {
             throw failure(error, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
         }
-        let value: FieldValue = type.isSigned ? .signed(ByteReader.signExtend(raw, width: bits)) : .unsigned(raw)
-        return (value, asBits)
+        let value: FieldValue = type.isSigned ? .signed(ByteReader.signExtend(read.value, width: bits)) : .unsigned(read.value)
+        return (value, read.readAsBits)
     }
 
     private mutating func choose(_ switchIndex: Int32, typeIndex: Int32, fieldID: Int32, parent: Int32,
@@ -429,7 +442,8 @@ public struct Interpreter {
             case 0:
                 if length == 0 {
                     position += 1
-                    reader.bitPosition = (inPlaceEnd ?? position) << 3
+                    // The name ends inside the scope: at the terminating label or the first pointer.
+                    try? reader.seek(toByte: inPlaceEnd ?? position)
                     let text = name.isEmpty ? "<Root>" : String(decoding: name, as: UTF8.self)
                     let textIndex = Int32(state.texts.count)
                     state.texts.append(text)
@@ -547,6 +561,9 @@ public struct Interpreter {
         case .missingTerminator(_, let scanned):
             kindOfFailure = .missingTerminator
             length = scanned
+        case .outOfRange(_, let position):
+            // Only seeks and scope changes throw it, and the walk makes none a read could fail on.
+            kindOfFailure = .negativeLength(Int64(position))
         }
         return failure(kindOfFailure, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex, length: length)
     }

@@ -1,7 +1,7 @@
 import BinaryIO
 
 /// A value to write through a schema layout: the shape ``LayoutWriter`` lays out as bytes.
-public indirect enum LayoutValue: Sendable, Equatable {
+package indirect enum LayoutValue: Sendable, Equatable {
     case integer(Int64)
     case unsigned(UInt64)
     case boolean(Bool)
@@ -13,7 +13,7 @@ public indirect enum LayoutValue: Sendable, Equatable {
     /// An array's elements.
     case elements([LayoutValue])
 
-    public static func == (left: LayoutValue, right: LayoutValue) -> Bool {
+    package static func == (left: LayoutValue, right: LayoutValue) -> Bool {
         switch (left, right) {
         case (.integer(let a), .integer(let b)): return a == b
         case (.unsigned(let a), .unsigned(let b)): return a == b
@@ -29,18 +29,18 @@ public indirect enum LayoutValue: Sendable, Equatable {
 }
 
 /// Why a value could not be written through a schema: at which schema field, at which byte.
-public struct LayoutWriteError: Error, Sendable, CustomStringConvertible {
+package struct LayoutWriteError: Error, Sendable, CustomStringConvertible {
     /// Schema path of the field (`ip.total_length`).
-    public let path: String
+    package let path: String
     /// Names of the value's properties leading to the field, for a `codingPath`.
-    public let propertyPath: [String]
+    package let propertyPath: [String]
     /// Byte offset in the output where the field starts.
-    public let offset: Int
-    public let reason: String
+    package let offset: Int
+    package let reason: String
     /// The value does not fit the field (a number too wide, a wrong type).
-    public let isOutOfRange: Bool
+    package let isOutOfRange: Bool
 
-    public var description: String { "\(path) at offset \(offset): \(reason)" }
+    package var description: String { "\(path) at offset \(offset): \(reason)" }
 }
 
 /// Writes values through a schema layout: the inverse of ``Interpreter``. It walks the schema
@@ -55,11 +55,11 @@ public struct LayoutWriteError: Error, Sendable, CustomStringConvertible {
 /// Sizes and counts come from the value, so they are checked like input: a negative `@size`,
 /// output past 256 MiB, more nodes than the interpreter's default field limit, or structs
 /// nested deeper than 64 are a ``LayoutWriteError``, never a trap or a huge allocation.
-public struct LayoutWriter {
-    public let schema: Schema
+package struct LayoutWriter {
+    package let schema: Schema
     private let plan: ExecutionPlan
     /// Match the value's names against fields' Swift names (`totalLength`) instead of their schema names.
-    public var matchesSwiftNames: Bool
+    package var matchesSwiftNames: Bool
     private var writer = ByteWriter()
     /// The nodes of what has been written, as the interpreter would record them on reading it
     /// back: expressions evaluate over them exactly as when reading.
@@ -77,14 +77,14 @@ public struct LayoutWriter {
     /// The most nodes one write records: the interpreter's default field limit, so what is written can be read back.
     private static let maximumNodes = Interpreter.Options().fieldLimit
 
-    public init(schema: Schema, matchesSwiftNames: Bool = true) {
+    package init(schema: Schema, matchesSwiftNames: Bool = true) {
         self.schema = schema
         self.plan = schema.plan
         self.matchesSwiftNames = matchesSwiftNames
     }
 
     /// The bytes of `value` laid out as struct `root`.
-    public mutating func write(_ value: LayoutValue, root: StructType) throws(LayoutWriteError) -> [UInt8] {
+    package mutating func write(_ value: LayoutValue, root: StructType) throws(LayoutWriteError) -> [UInt8] {
         writer = ByteWriter()
         state.reset()
         currentFrame = -1

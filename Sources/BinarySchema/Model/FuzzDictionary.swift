@@ -1,10 +1,12 @@
+import BinaryIO
+
 /// libFuzzer dictionaries drawn from schemas: the byte strings a mutator should try, so a
 /// fuzzer reaches the layers behind a magic number or an enum value without guessing them.
-public enum FuzzDictionary {
+package enum FuzzDictionary {
     /// Values a schema's bytes are compared with: every enum case at its type's width and byte
     /// order, every constant in a constraint, condition, length or switch, and the `@linktype`
     /// numbers as the 2- and 4-byte little- and big-endian integers capture headers store.
-    public static func entries(for schema: Schema) -> [[UInt8]] {
+    package static func entries(for schema: Schema) -> [[UInt8]] {
         var entries = Set<[UInt8]>()
         for enumeration in schema.enums where enumeration.base.bits % 8 == 0 {
             for entry in enumeration.cases {
@@ -33,7 +35,7 @@ public enum FuzzDictionary {
     }
 
     /// The words of the schema language: keywords, built-in types, attributes, operators.
-    public static let languageEntries: [String] = [
+    package static let languageEntries: [String] = [
         "struct", "enum", "typealias", "import", "endian", "big", "little", "bit_order", "msb", "lsb",
         "switch", "if", "it", "parent", "peek(", "len(", "remaining()", "offset()", "_ =>", " => ", "..",
         "u1", "u3", "u4", "u8", "u12", "u16", "u24", "u32", "u48", "u64", "i8", "i16", "i32", "i64",
@@ -45,7 +47,7 @@ public enum FuzzDictionary {
     ]
 
     /// One dictionary line per entry: `"\x08\x00"`, libFuzzer's format.
-    public static func text(_ entries: [[UInt8]]) -> String {
+    package static func text(_ entries: [[UInt8]]) -> String {
         entries.map { entry in
             "\"" + entry.map { byte in
                 let hex = String(byte, radix: 16)

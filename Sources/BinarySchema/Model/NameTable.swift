@@ -1,31 +1,31 @@
 /// Every field, struct and protocol name of a schema as UTF-8 in one buffer, so views can copy
 /// a name per field without touching the reference-counted ``Field`` and ``StructType`` objects.
 /// Pointers it returns stay valid as long as the table (and so its schema) is alive.
-public final class NameTable: @unchecked Sendable {
-    // Immutable after init, so safe to share between threads.
-    @usableFromInline let text: UnsafeMutablePointer<UInt8>
+package final class NameTable: @unchecked Sendable {
+    // Immutable after init, so safe to share between threads. Its tables own their memory.
+    @usableFromInline let text: Table<UInt8>
     /// Start and end of each name in `text`: fields, then struct names, then abbreviations
     /// (start -1 for a struct that is no protocol layer).
-    @usableFromInline let bounds: UnsafeMutablePointer<Int32>
+    @usableFromInline let bounds: Table<Int32>
     /// Per field: its display hint.
-    @usableFromInline let fieldDisplay: UnsafeMutablePointer<DisplayHint>
+    @usableFromInline let fieldDisplay: Table<DisplayHint>
     @usableFromInline let fieldCount: Int
     @usableFromInline let structCount: Int
     /// Every enum's cases sorted by value (the first name of a value), as value and name bounds
     /// in `text`; `enumStarts[id]..<enumStarts[id + 1]` are enum `id`'s.
-    private let enumCases: UnsafeMutablePointer<EnumCaseEntry>
-    private let enumStarts: UnsafeMutablePointer<Int32>
+    private let enumCases: Table<EnumCaseEntry>
+    private let enumStarts: Table<Int32>
     private let enumCount: Int
     /// Per field: where its `@display` pieces start in `pieceBounds` (pairs of bounds in `text`),
     /// `fieldPieceStarts[id]..<fieldPieceStarts[id + 1]`.
-    @usableFromInline let fieldPieceStarts: UnsafeMutablePointer<Int32>
-    @usableFromInline let pieceBounds: UnsafeMutablePointer<Int32>
+    @usableFromInline let fieldPieceStarts: Table<Int32>
+    @usableFromInline let pieceBounds: Table<Int32>
 
     /// Every struct's `@summary` segments, flattened: struct `id`'s are
     /// `summaries[summaryStarts[id]..<summaryStarts[id + 1]]`, their path steps in `summarySteps`.
-    private let summaries: UnsafeMutablePointer<SummaryEntry>
-    private let summaryStarts: UnsafeMutablePointer<Int32>
-    private let summarySteps: UnsafeMutablePointer<SummaryStepEntry>
+    private let summaries: Table<SummaryEntry>
+    private let summaryStarts: Table<Int32>
+    private let summarySteps: Table<SummaryStepEntry>
 
     /// One ``SummarySegment`` as plain values: its literal text and path point into the table.
     package struct SummaryEntry {
@@ -85,10 +85,8 @@ public final class NameTable: @unchecked Sendable {
         }
         starts.append(Int32(truncatingIfNeeded: cases.count))
         enumCount = enums.count
-        enumCases = .allocate(capacity: max(1, cases.count))
-        enumCases.initialize(from: cases, count: cases.count)
-        enumStarts = .allocate(capacity: starts.count)
-        enumStarts.initialize(from: starts, count: starts.count)
+        enumCases = Table(cases)
+        enumStarts = Table(starts)
         var summaryEntries: [SummaryEntry] = []
         var summaryStartList: [Int32] = []
         var steps: [SummaryStepEntry] = []
@@ -113,12 +111,9 @@ public final class NameTable: @unchecked Sendable {
             }
         }
         summaryStartList.append(Int32(truncatingIfNeeded: summaryEntries.count))
-        summaries = .allocate(capacity: max(1, summaryEntries.count))
-        summaries.initialize(from: summaryEntries, count: summaryEntries.count)
-        summaryStarts = .allocate(capacity: summaryStartList.count)
-        summaryStarts.initialize(from: summaryStartList, count: summaryStartList.count)
-        summarySteps = .allocate(capacity: max(1, steps.count))
-        summarySteps.initialize(from: steps, count: steps.count)
+        summaries = Table(summaryEntries)
+        summaryStarts = Table(summaryStartList)
+        summarySteps = Table(steps)
         var pieceStarts: [Int32] = []
         var pieces: [Int32] = []
         for field in fields {
@@ -129,46 +124,28 @@ public final class NameTable: @unchecked Sendable {
             }
         }
         pieceStarts.append(Int32(truncatingIfNeeded: pieces.count / 2))
-        fieldPieceStarts = .allocate(capacity: pieceStarts.count)
-        fieldPieceStarts.initialize(from: pieceStarts, count: pieceStarts.count)
-        pieceBounds = .allocate(capacity: max(1, pieces.count))
-        pieceBounds.initialize(from: pieces, count: pieces.count)
-        text = .allocate(capacity: max(1, bytes.count))
-        text.initialize(from: bytes, count: bytes.count)
-        bounds = .allocate(capacity: max(1, pairs.count))
-        bounds.initialize(from: pairs, count: pairs.count)
-        fieldDisplay = .allocate(capacity: max(1, fields.count))
-        fieldDisplay.initialize(from: fields.map(\.display), count: fields.count)
+        fieldPieceStarts = Table(pieceStarts)
+        pieceBounds = Table(pieces)
+        text = Table(bytes)
+        bounds = Table(pairs)
+        fieldDisplay = Table(fields.map(\.display))
     }
 
-    deinit {
-        text.deallocate()
-        bounds.deallocate()
-        fieldDisplay.deallocate()
-        enumCases.deallocate()
-        enumStarts.deallocate()
-        fieldPieceStarts.deallocate()
-        pieceBounds.deallocate()
-        summaries.deallocate()
-        summaryStarts.deallocate()
-        summarySteps.deallocate()
-    }
 
     /// Struct `id`'s summary segments (empty without `@summary`, or for an ID out of range).
     package func summary(ofStruct id: Int) -> UnsafeBufferPointer<SummaryEntry> {
-        guard id >= 0, id < structCount else { return UnsafeBufferPointer(start: summaries, count: 0) }
-        let start = Int(summaryStarts[id])
-        return UnsafeBufferPointer(start: summaries + start, count: Int(summaryStarts[id + 1]) - start)
+        guard id >= 0, id < structCount else { return summaries.elements(0..<0) }
+        return summaries.elements(Int(summaryStarts[id])..<Int(summaryStarts[id + 1]))
     }
 
     /// A segment's literal text.
     package func literal(of entry: SummaryEntry) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: text + Int(entry.literalStart), count: Int(entry.literalEnd - entry.literalStart))
+        text.elements(Int(entry.literalStart)..<Int(entry.literalEnd))
     }
 
     /// A segment's path steps.
     package func steps(of entry: SummaryEntry) -> UnsafeBufferPointer<SummaryStepEntry> {
-        UnsafeBufferPointer(start: summarySteps + Int(entry.stepStart), count: Int(entry.stepCount))
+        summarySteps.elements(Int(entry.stepStart)..<Int(entry.stepStart) + Int(entry.stepCount))
     }
 
     /// Whether field `id` has the name a path step names.
@@ -176,13 +153,13 @@ public final class NameTable: @unchecked Sendable {
         let stored = fieldName(id)
         let length = Int(step.nameEnd - step.nameStart)
         guard stored.count == length else { return false }
-        let name = text + Int(step.nameStart)
+        let name = text.elements(Int(step.nameStart)..<Int(step.nameEnd))
         for position in 0..<length where stored[position] != name[position] { return false }
         return true
     }
 
     /// The name of enum `id`'s case for `value`, or nil for a value it does not list (or an ID out of range).
-    public func caseName(ofEnum id: Int, value: Int64) -> UnsafeBufferPointer<UInt8>? {
+    package func caseName(ofEnum id: Int, value: Int64) -> UnsafeBufferPointer<UInt8>? {
         guard id >= 0, id < enumCount else { return nil }
         var low = Int(enumStarts[id])
         var high = Int(enumStarts[id + 1])
@@ -190,7 +167,7 @@ public final class NameTable: @unchecked Sendable {
             let middle = (low + high) / 2
             let entry = enumCases[middle]
             if entry.value == value {
-                return UnsafeBufferPointer(start: text + Int(entry.start), count: Int(entry.end - entry.start))
+                return text.elements(Int(entry.start)..<Int(entry.end))
             }
             if entry.value < value { low = middle + 1 } else { high = middle }
         }
@@ -199,52 +176,51 @@ public final class NameTable: @unchecked Sendable {
 
     /// How many literal pieces the field's `@display` format has (arguments go between them); 0 without one.
     @inlinable
-    public func displayPieceCount(field id: Int) -> Int {
+    package func displayPieceCount(field id: Int) -> Int {
         guard id >= 0, id < fieldCount else { return 0 }
         return Int(fieldPieceStarts[id + 1] - fieldPieceStarts[id])
     }
 
     /// Piece `position` of the field's `@display` format.
-    public func displayPiece(field id: Int, _ position: Int) -> UnsafeBufferPointer<UInt8> {
+    package func displayPiece(field id: Int, _ position: Int) -> UnsafeBufferPointer<UInt8> {
         guard id >= 0, id < fieldCount, position >= 0, position < displayPieceCount(field: id) else {
-            return UnsafeBufferPointer(start: text, count: 0)
+            return text.elements(0..<0)
         }
         let pair = 2 * (Int(fieldPieceStarts[id]) + position)
-        let start = Int(pieceBounds[pair])
-        return UnsafeBufferPointer(start: text + start, count: Int(pieceBounds[pair + 1]) - start)
+        return text.elements(Int(pieceBounds[pair])..<Int(pieceBounds[pair + 1]))
     }
 
     @usableFromInline @inline(__always)
     func name(_ slot: Int) -> UnsafeBufferPointer<UInt8>? {
         let start = Int(bounds[2 * slot])
         guard start >= 0 else { return nil }
-        return UnsafeBufferPointer(start: text + start, count: Int(bounds[2 * slot + 1]) - start)
+        return text.elements(start..<Int(bounds[2 * slot + 1]))
     }
 
     /// The field's name; empty for an ID out of range.
     @inlinable
-    public func fieldName(_ id: Int) -> UnsafeBufferPointer<UInt8> {
-        guard id >= 0, id < fieldCount else { return UnsafeBufferPointer(start: text, count: 0) }
-        return name(id) ?? UnsafeBufferPointer(start: text, count: 0)
+    package func fieldName(_ id: Int) -> UnsafeBufferPointer<UInt8> {
+        guard id >= 0, id < fieldCount else { return text.elements(0..<0) }
+        return name(id) ?? text.elements(0..<0)
     }
 
     /// The struct's name; empty for an ID out of range.
     @inlinable
-    public func structName(_ id: Int) -> UnsafeBufferPointer<UInt8> {
-        guard id >= 0, id < structCount else { return UnsafeBufferPointer(start: text, count: 0) }
-        return name(fieldCount + id) ?? UnsafeBufferPointer(start: text, count: 0)
+    package func structName(_ id: Int) -> UnsafeBufferPointer<UInt8> {
+        guard id >= 0, id < structCount else { return text.elements(0..<0) }
+        return name(fieldCount + id) ?? text.elements(0..<0)
     }
 
     /// The struct's `@protocol` abbreviation, or nil when it is not a protocol layer.
     @inlinable
-    public func protocolAbbreviation(_ id: Int) -> UnsafeBufferPointer<UInt8>? {
+    package func protocolAbbreviation(_ id: Int) -> UnsafeBufferPointer<UInt8>? {
         guard id >= 0, id < structCount else { return nil }
         return name(fieldCount + structCount + id)
     }
 
     /// The field's `@hex`/`@mac`/… display hint; `.automatic` for an ID out of range.
     @inlinable
-    public func display(ofField id: Int) -> DisplayHint {
+    package func display(ofField id: Int) -> DisplayHint {
         guard id >= 0, id < fieldCount else { return .automatic }
         return fieldDisplay[id]
     }

@@ -1,6 +1,6 @@
 /// A compiled expression: stack-machine operations over 64-bit signed integers.
 /// Booleans are 0 and 1; enum values are their raw numbers.
-public final class Program: Sendable {
+package final class Program: Sendable {
     enum Operation: Sendable {
         case constant(Int64)
         /// Push the integer value of the field in this slot of the current struct.
@@ -60,7 +60,7 @@ public final class Program: Sendable {
     let operations: [Operation]
     let references: [FieldReference]
     /// The expression as written, for error messages.
-    public let text: String
+    package let text: String
     /// The largest stack depth the operations reach.
     let stackDepth: Int
 

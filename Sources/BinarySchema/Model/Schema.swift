@@ -1,3 +1,5 @@
+import BinaryIO
+
 /// A checked schema: every struct and enum of the loaded files, with names
 /// resolved, types checked and expressions compiled. Immutable and shareable.
 public final class Schema: Sendable {
@@ -8,7 +10,7 @@ public final class Schema: Sendable {
     /// All fields of all structs, indexed by ``Field/id``.
     public let fields: [Field]
     /// Every name as UTF-8 in one buffer, for fast rendering.
-    public let names: NameTable
+    package let names: NameTable
     let structsByName: [String: Int]
     let linkTypes: [Int: Int]
     let plan: ExecutionPlan
@@ -45,7 +47,9 @@ public final class Schema: Sendable {
 
 /// A struct declaration after checking.
 public final class StructType: Sendable {
+    /// Index in ``Schema/structs``.
     public let id: Int
+    /// The name it was declared with.
     public let name: String
     /// Short protocol name that starts field paths (`ip` in `ip.ttl`), from `@protocol("ip")`.
     public let protocolAbbreviation: String?
@@ -57,11 +61,12 @@ public final class StructType: Sendable {
     /// is a field's display text (a path below this struct, `#path` for its length in bytes).
     public let summaryFormat: String?
     /// ``summaryFormat`` split once into literal text and field paths.
-    public let summarySegments: [SummarySegment]
+    package let summarySegments: [SummarySegment]
     /// IDs into ``Schema/fields``, in declaration order.
-    public let fieldIDs: [Int]
+    package let fieldIDs: [Int]
     /// The fields themselves, in declaration order.
     public let fields: [Field]
+    /// Where it was declared.
     public let location: SchemaLocation
 
     init(id: Int, name: String, protocolAbbreviation: String?, linkTypes: [Int], isOffsetBase: Bool,
@@ -86,20 +91,20 @@ public final class StructType: Sendable {
 }
 
 /// A piece of a `@summary`: literal text, then (unless `path` is empty) a field's value.
-public struct SummarySegment: Sendable {
+package struct SummarySegment: Sendable {
     /// One step of a path below the summarized struct: a field by name, or an array element.
-    public enum Step: Sendable, Hashable {
+    package enum Step: Sendable, Hashable {
         case field(String)
         case element(Int)
     }
 
-    public let literal: String
-    public let path: [Step]
+    package let literal: String
+    package let path: [Step]
     /// `{#payload}`: the field's length in bytes rather than its value.
-    public let lengthOnly: Bool
+    package let lengthOnly: Bool
     /// The slot, in the summarized struct, of the field the path starts at (-1 if none):
     /// resolved once at load so views find it without searching by name.
-    public internal(set) var firstSlot = -1
+    package internal(set) var firstSlot = -1
 
     static func parse(_ format: String) -> [SummarySegment] {
         var segments: [SummarySegment] = []
@@ -130,17 +135,29 @@ public struct SummarySegment: Sendable {
 
 /// An enum declaration after checking.
 public struct EnumType: Sendable {
+    /// One `name = value` of an enum.
+    public struct Case: Sendable, Hashable {
+        /// The case's name.
+        public let name: String
+        /// Its value.
+        public let value: Int64
+    }
+
+    /// Index in ``Schema/enums``.
     public let id: Int
+    /// The name it was declared with.
     public let name: String
-    public let base: IntegerType
-    public let cases: [(name: String, value: Int64)]
+    /// The integer it is read as.
+    package let base: IntegerType
+    /// The cases in declaration order; a value may have several names (the first one shows).
+    public let cases: [Case]
     let namesByValue: [Int64: String]
 
     init(id: Int, name: String, base: IntegerType, cases: [(name: String, value: Int64)]) {
         self.id = id
         self.name = name
         self.base = base
-        self.cases = cases
+        self.cases = cases.map { Case(name: $0.name, value: $0.value) }
         var byValue: [Int64: String] = [:]
         for entry in cases where byValue[entry.value] == nil { byValue[entry.value] = entry.name }
         self.namesByValue = byValue
@@ -151,12 +168,12 @@ public struct EnumType: Sendable {
 }
 
 /// A fixed-width integer's wire layout.
-public struct IntegerType: Sendable, Hashable {
+package struct IntegerType: Sendable, Hashable {
     /// Width in bits, 1...64.
-    public let bits: Int
-    public let isSigned: Bool
-    public let endianness: Endianness
-    public let bitOrder: BitOrder
+    package let bits: Int
+    package let isSigned: Bool
+    package let endianness: Endianness
+    package let bitOrder: BitOrder
 }
 
 /// How a value is shown, from display attributes such as `@hex`.
@@ -165,14 +182,14 @@ public enum DisplayHint: String, Sendable, Hashable {
 }
 
 /// A field's declared extent: a count or length, the rest of the scope, or until a condition.
-public enum Extent: Sendable {
+package enum Extent: Sendable {
     case expression(Program)
     case rest
     case until(Program)
 }
 
 /// The type of a field after checking.
-public enum FieldType: Sendable {
+package enum FieldType: Sendable {
     case integer(IntegerType)
     case float(bits: Int, endianness: Endianness)
     case boolean
@@ -197,13 +214,13 @@ public enum FieldType: Sendable {
 }
 
 /// A `switch` choosing a field's type.
-public final class SwitchType: Sendable {
+package final class SwitchType: Sendable {
     /// The value switched on; nil when each case carries its own condition.
-    public let subject: Program?
+    package let subject: Program?
     /// Cases in order: values to match (or one condition when ``subject`` is nil) and the type chosen.
-    public let cases: [(values: [Int64], condition: Program?, type: FieldType)]
+    package let cases: [(values: [Int64], condition: Program?, type: FieldType)]
     /// The `_` case, if any; with none, an unmatched value is an error.
-    public let defaultType: FieldType?
+    package let defaultType: FieldType?
 
     init(subject: Program?, cases: [(values: [Int64], condition: Program?, type: FieldType)], defaultType: FieldType?) {
         self.subject = subject
@@ -214,25 +231,31 @@ public final class SwitchType: Sendable {
 
 /// One field of a struct after checking.
 public final class Field: Sendable {
+    /// Index in ``Schema/fields``.
     public let id: Int
+    /// The name it was declared with.
     public let name: String
     /// The name in Swift's camelCase (`total_length` → `totalLength`), as Codable keys spell it.
     public let swiftName: String
+    /// The ``StructType/id`` of the struct declaring it.
     public let structID: Int
-    /// Position among its struct's fields, used to find its value at run time.
+    /// Position among its struct's fields, used to find its value at run time
+    /// (``Dissection/fieldNode(ofStruct:slot:)``).
     public let slot: Int
-    public let type: FieldType
+    package let type: FieldType
     /// Present only when this holds (`if`).
-    public let condition: Program?
+    package let condition: Program?
     /// Must hold once read (`== value` or `@assert`).
-    public let constraints: [Program]
+    package let constraints: [Program]
     /// `@size(n)`: the field occupies exactly n bytes, and its contents must fit in them.
-    public let size: Program?
+    package let size: Program?
+    /// How its value is shown (`@hex`, `@mac`…; `.automatic` without one).
     public let display: DisplayHint
     /// `@display("fmt", args...)`: `{}` placeholders filled by the argument values.
-    public let displayFormat: (format: String, arguments: [Program])?
+    package let displayFormat: (format: String, arguments: [Program])?
     /// ``displayFormat``'s text split at each `{}`: the literal pieces its arguments go between.
-    public let displayPieces: [String]
+    package let displayPieces: [String]
+    /// Where it was declared.
     public let location: SchemaLocation
 
     init(id: Int, name: String, structID: Int, slot: Int, type: FieldType, condition: Program?, constraints: [Program],

@@ -1,3 +1,5 @@
+import BinaryIO
+
 /// The syntax tree of one schema file, as parsed and before any checking.
 struct FileSyntax {
     let source: SourceFile

@@ -1,3 +1,5 @@
+import BinaryIO
+
 /// Recursive-descent parser for one schema file. On a syntax error it records a
 /// diagnostic, skips to the next field or declaration and goes on, so one run
 /// reports every syntax error of the file.

@@ -1,14 +1,14 @@
 /// The text of one schema file and a way to map offsets to lines.
-public final class SourceFile: Sendable {
+package final class SourceFile: Sendable {
     /// Path as given by the caller (used in messages).
-    public let path: String
+    package let path: String
     /// Full text of the file.
-    public let text: String
+    package let text: String
     let utf8: [UInt8]
     let lineStarts: [Int]
 
     /// Wraps `text` read from `path`.
-    public init(path: String, text: String) {
+    package init(path: String, text: String) {
         self.path = path
         self.text = text
         let utf8 = Array(text.utf8)
@@ -21,7 +21,7 @@ public final class SourceFile: Sendable {
     }
 
     /// The text of line `line` (1-based) without its newline.
-    public func lineText(_ line: Int) -> String {
+    package func lineText(_ line: Int) -> String {
         guard line >= 1, line <= lineStarts.count else { return "" }
         let start = lineStarts[line - 1]
         var end = line < lineStarts.count ? lineStarts[line] : utf8.count
@@ -39,11 +39,12 @@ public struct SchemaLocation: Sendable, Hashable, CustomStringConvertible {
     /// 1-based column.
     public let column: Int
 
-    public init(path: String, line: Int, column: Int) {
+    package init(path: String, line: Int, column: Int) {
         self.path = path
         self.line = line
         self.column = column
     }
 
+    /// `path:line:column`.
     public var description: String { "\(path):\(line):\(column)" }
 }

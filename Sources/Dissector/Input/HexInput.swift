@@ -2,7 +2,9 @@ import Foundation
 
 /// Why hex text could not be read as bytes.
 public struct HexInputError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong with the text, and where.
     public let message: String
+    /// The message.
     public var description: String { message }
 }
 

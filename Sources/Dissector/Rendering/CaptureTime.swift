@@ -1,8 +1,11 @@
 /// When a packet was captured: seconds since 1970-01-01 UTC and the nanoseconds within that second.
 public struct CaptureTime: Sendable, Hashable {
+    /// Seconds since 1970 (UTC).
     public var seconds: Int
+    /// Nanoseconds within that second.
     public var nanoseconds: Int
 
+    /// A time `seconds` after 1970 plus `nanoseconds`.
     public init(seconds: Int, nanoseconds: Int) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds

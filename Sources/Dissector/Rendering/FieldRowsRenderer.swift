@@ -11,6 +11,7 @@ import BinarySchema
 ///                                    ip.ihl                   .... 0101 = 5 (20 bytes)
 /// ```
 public struct FieldRowsRenderer {
+    /// Colour and width.
     public var options: RenderOptions
     /// Bytes shown per row; a longer field continues on further rows.
     static let bytesPerRow = 8
@@ -18,10 +19,12 @@ public struct FieldRowsRenderer {
     static let maximumByteRows = 4
     private static let bytesWidth = bytesPerRow * 3 + 1
 
+    /// A renderer with `options`.
     public init(options: RenderOptions = RenderOptions()) {
         self.options = options
     }
 
+    /// The dissection as text.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo()) -> String {
         var sink = TextSink(capacity: dissection.nodes.count * 96)
         render(dissection, frame: frame, into: &sink)

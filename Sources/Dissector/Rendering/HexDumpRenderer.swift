@@ -9,12 +9,15 @@ import BinarySchema
 ///       000c   eth.type            ipv4 (0x0800)
 /// ```
 public struct HexDumpRenderer {
+    /// Colour and width.
     public var options: RenderOptions
 
+    /// A renderer with `options`.
     public init(options: RenderOptions = RenderOptions()) {
         self.options = options
     }
 
+    /// The dissection as text.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo()) -> String {
         var sink = TextSink(capacity: dissection.bytes.count * 8 + dissection.nodes.count * 60)
         render(dissection, frame: frame, into: &sink)

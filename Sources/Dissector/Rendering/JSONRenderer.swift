@@ -6,8 +6,10 @@ import BinarySchema
 /// `{"frame":1,"length":74,"layers":["eth","ip","tcp"],"fields":[{"path":"eth.dst", ...}],
 ///   "gaps":[...],"error":null}`
 public struct JSONRenderer {
+    /// A renderer.
     public init() {}
 
+    /// The dissection as JSON text.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo()) -> String {
         var sink = TextSink(capacity: dissection.nodes.count * 160)
         render(dissection, frame: frame, into: &sink)

@@ -224,6 +224,7 @@ public struct RenderOptions: Sendable {
     /// Columns to wrap long values and rows at.
     public var width: Int
 
+    /// Options with these settings.
     public init(color: Bool = false, width: Int = 120) {
         self.color = color
         self.width = max(60, width)
@@ -234,12 +235,14 @@ public struct RenderOptions: Sendable {
 public struct FrameInfo: Sendable {
     /// What the heading calls the input: `frame` by default, a file's name for a file.
     public var label: String
+    /// The frame's number in its capture, if it has one.
     public var number: Int?
     /// When the frame was captured, for frames read from a capture.
     public var time: CaptureTime?
     /// The frame's original length on the wire, when more than was captured.
     public var originalLength: Int?
 
+    /// A frame described by what is known of it.
     public init(label: String = "frame", number: Int? = nil, time: CaptureTime? = nil, originalLength: Int? = nil) {
         self.label = label
         self.number = number

@@ -4,12 +4,15 @@ import BinarySchema
 ///
 /// `Ethernet … > … ipv4 (0x0800) · IPv4 127.0.0.1 > 127.0.0.1 ttl 64 · TCP 48684 > 8765 [syn] …`
 public struct SummaryRenderer {
+    /// Colour and width.
     public var options: RenderOptions
 
+    /// A renderer with `options`.
     public init(options: RenderOptions = RenderOptions()) {
         self.options = options
     }
 
+    /// The dissection as text.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo()) -> String {
         var sink = TextSink(capacity: 256)
         render(dissection, frame: frame, into: &sink)

@@ -70,12 +70,13 @@ public struct TextSink {
         }
     }
 
+    /// An empty sink with room for `capacity` bytes before it grows.
     public init(capacity: Int = 4096) {
         storage = Storage(capacity: capacity)
     }
 
     /// The text so far, as UTF-8.
-    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage.base, count: storage.count) }
+    package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage.base, count: storage.count) }
 
     /// Bytes written so far.
     public var count: Int { storage.count }

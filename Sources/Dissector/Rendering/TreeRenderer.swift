@@ -9,12 +9,15 @@ import BinarySchema
 ///     .... 0101 = ihl: 5 (20 bytes)
 /// ```
 public struct TreeRenderer {
+    /// Colour and width.
     public var options: RenderOptions
 
+    /// A renderer with `options`.
     public init(options: RenderOptions = RenderOptions()) {
         self.options = options
     }
 
+    /// The dissection as text.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo()) -> String {
         var sink = TextSink(capacity: dissection.nodes.count * 48)
         render(dissection, frame: frame, into: &sink)

@@ -42,10 +42,13 @@ public enum View: String, CaseIterable, Sendable {
 /// Renders frame after frame in one view, reusing its working memory: the streaming form for
 /// captures. Use one per thread.
 public final class ViewRenderer {
+    /// The view it renders.
     public let view: View
+    /// Colour and width.
     public let options: RenderOptions
     private let scratch = RenderScratch()
 
+    /// A renderer of `view` with `options`.
     public init(view: View, options: RenderOptions = RenderOptions()) {
         self.view = view
         self.options = options
