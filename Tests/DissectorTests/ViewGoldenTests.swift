@@ -121,6 +121,30 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         }
     }
 
+    /// A frame cut exactly where a field starts: the failing field has no bytes, and starts at
+    /// the end of the data (an IPv4 header cut before `src`, inside the last dump line; and a
+    /// buffer of exactly one full dump line).
+    @Test func everyViewShowsAnErrorAtTheEndOfTheData() throws {
+        let syn = try HexInput.parse(try String(contentsOf: repositoryRoot.appendingPathComponent("Corpus/samples/tcp-syn.hex"),
+                                                encoding: .utf8))
+        var interpreter = Interpreter(schema: bundled)
+        let cutIPv4 = interpreter.dissect(Array(syn.prefix(26)), root: try #require(bundled.structType(named: "Ethernet")))
+        let lineSchema = try SchemaLoader.load(text: "struct Main { line: bytes[16]  next: u8 }")
+        var lineInterpreter = Interpreter(schema: lineSchema)
+        let fullLine = lineInterpreter.dissect([UInt8](repeating: 0x41, count: 16),
+                                               root: try #require(lineSchema.structType(named: "Main")))
+        for (dissection, length) in [(cutIPv4, 26), (fullLine, 16)] {
+            let error = try #require(dissection.error)
+            #expect(error.offset == length)
+            for view in View.allCases {
+                for color in [false, true] {
+                    let output = view.render(dissection, options: RenderOptions(color: color, width: 1000))
+                    #expect(output.contains(error.description), "\(view) (color \(color)) shows \(error.description)")
+                }
+            }
+        }
+    }
+
     /// Also checks the two ways of finding bytes no field claims agree: the colored dump builds
     /// a table of each byte's owner, the other views find the holes between the fields.
     @Test(arguments: ViewGoldenTests.samples)

@@ -92,8 +92,9 @@ public struct HexDumpRenderer {
 
         /// What starts on the current line: fields, then runs of bytes no field claims.
         func writeAnnotations() {
-            let lineEnd = min(lineStart + 16, bytes.count)
-            while let leaf = leaves.first, dissection.nodes[leaf].byteOffset < max(lineEnd, lineStart + 1) {
+            // The last line also takes what starts at the end of the data: a failing field with no bytes.
+            let annotatedEnd = lineStart + 16 >= bytes.count ? Int.max : lineStart + 16
+            while let leaf = leaves.first, dissection.nodes[leaf].byteOffset < annotatedEnd {
                 leaves = leaves.dropFirst()
                 let node = dissection.nodes[leaf]
                 let isError = leaf == errorNode
@@ -133,7 +134,7 @@ public struct HexDumpRenderer {
                 }
                 if style.enabled { style.end(into: &sink) }
             }
-            while let gap = gaps.first, gap.range.lowerBound < max(lineEnd, lineStart + 1) {
+            while let gap = gaps.first, gap.range.lowerBound < annotatedEnd {
                 gaps = gaps.dropFirst()
                 sink.append("\n      " as StaticString)
                 if style.enabled { style.beginDim(into: &sink) }
