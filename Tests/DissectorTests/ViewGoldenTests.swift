@@ -145,6 +145,30 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         }
     }
 
+    /// Under `bit_order lsb` a field's first bit is the byte's least significant: the masks show
+    /// the bits where they are, as Wireshark does (bit 3 of 0x16 is `.... 0...`).
+    @Test func bitMasksUnderLsbOrderShowTheBitsWhereTheyAre() throws {
+        let schema = try SchemaLoader.load(paths: [repositoryRoot.appendingPathComponent("Schemas/examples/heart-rate.schema").path])
+        var interpreter = Interpreter(schema: schema)
+        let measurement = interpreter.dissect([0x16, 0x48, 0x10, 0x00, 0x00, 0x04],
+                                              root: try #require(schema.structType(named: "HeartRateMeasurement")))
+        #expect(measurement.error == nil)
+        let tree = TreeRenderer().render(measurement)
+        for line in [".... ...0 = rate_is_16_bit: Not set", ".... .11. = sensor_contact: detected (3)",
+                     ".... 0... = energy_expended_present: Not set", "...1 .... = rr_intervals_present: Set",
+                     "000. .... = reserved: 0"] {
+            #expect(tree.contains(line), "\(line)")
+        }
+        // A field across a byte boundary: the high nibble of the first byte, the low of the second.
+        let straddling = try SchemaLoader.load(text: "bit_order lsb\nstruct M { a: u4  b: u8  c: u4 }")
+        var straddlingInterpreter = Interpreter(schema: straddling)
+        let split = straddlingInterpreter.dissect([0xAB, 0xCD], root: try #require(straddling.structType(named: "M")))
+        let fields = TreeRenderer().render(split)
+        #expect(fields.contains(".... 1011 = a: 11"))
+        #expect(fields.contains("1010 .... .... 1101 = b: 218"))
+        #expect(fields.contains("1100 .... = c: 12"))
+    }
+
     /// Also checks the two ways of finding bytes no field claims agree: the colored dump builds
     /// a table of each byte's owner, the other views find the holes between the fields.
     @Test(arguments: ViewGoldenTests.samples)

@@ -242,6 +242,9 @@ enum ValueWriter {
         let firstByte = node.bitStart >> 3
         let lastByte = (node.bitEnd - 1) >> 3
         guard lastByte >= firstByte, lastByte < dissection.bytes.count else { return false }
+        // Each byte is shown most significant bit first; under `bit_order lsb` a field's bit
+        // positions count from the least significant bit, so they are mirrored within the byte.
+        let mirrored = isLeastSignificantFirst(dissection, index)
         // Each byte is 8 bits and a space in the middle, bytes separated by a space.
         let count = (lastByte - firstByte + 1) * 10 - 1
         sink.withUnreservedBytes(count) { output in
@@ -257,7 +260,7 @@ enum ValueWriter {
                         output[position] = UInt8(ascii: " ")
                         position += 1
                     }
-                    let absolute = byteIndex * 8 + bit
+                    let absolute = byteIndex * 8 + (mirrored ? 7 - bit : bit)
                     if absolute >= node.bitStart, absolute < node.bitEnd {
                         output[position] = (byte >> UInt8(7 - bit)) & 1 == 1 ? UInt8(ascii: "1") : UInt8(ascii: "0")
                     } else {
@@ -268,5 +271,25 @@ enum ValueWriter {
             }
         }
         return true
+    }
+
+    /// Whether the node's integer was read in `bit_order lsb`: from its field's type, through
+    /// arrays and the switch cases that read the node's kind.
+    private static func isLeastSignificantFirst(_ dissection: Dissection, _ index: Int) -> Bool {
+        guard let field = dissection.field(of: index) else { return false }
+        let kind = dissection.nodes[index].kind
+        func order(of type: FieldType) -> BitOrder? {
+            switch (type, kind) {
+            case (.integer(let integer), .integer): return integer.bitOrder
+            case (.enumeration(let enumID, let base), .enumeration(let nodeEnum)) where Int32(enumID) == nodeEnum:
+                return base.bitOrder
+            case (.array(let element, _), _): return order(of: element)
+            case (.switchOn(let choice), _):
+                for entry in choice.cases { if let found = order(of: entry.type) { return found } }
+                return choice.defaultType.flatMap(order(of:))
+            default: return nil
+            }
+        }
+        return order(of: field.type) == .lsbFirst
     }
 }
