@@ -169,6 +169,31 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         #expect(fields.contains("1100 .... = c: 12"))
     }
 
+    /// Paths longer than the hex view's path column, and gap labels beside short paths, still
+    /// stand apart from the value after them.
+    @Test func hexViewSeparatesEveryPathFromItsValue() throws {
+        let long = try SchemaLoader.load(text: "struct MeasurementWithAVeryLongName { flags: Flags  rr_intervals_in_units_of_1024th_seconds: u16[..] }\n"
+            + "struct Flags { energy_expended_present: u1 @flag  rest: u7 }")
+        var longInterpreter = Interpreter(schema: long)
+        let measurement = longInterpreter.dissect([0x80, 0x10, 0x00],
+                                                  root: try #require(long.structType(named: "MeasurementWithAVeryLongName")))
+        #expect(measurement.error == nil)
+        let short = try SchemaLoader.load(text: "struct M { a: u8  b: bytes[1] @size(2) }")
+        var shortInterpreter = Interpreter(schema: short)
+        let gaps = shortInterpreter.dissect([1, 2, 3, 4, 5], root: try #require(short.structType(named: "M")))
+        let cut = shortInterpreter.dissect([1, 2], root: try #require(short.structType(named: "M")))
+        for dissection in [measurement, gaps, cut] {
+            let hex = HexDumpRenderer().render(dissection)
+            for leaf in dissection.nodes.indices where dissection.children(of: leaf).isEmpty && leaf > 0 {
+                let path = dissection.path(of: leaf)
+                #expect(hex.contains(path + " "), "\(path) is followed by a space in\n\(hex)")
+            }
+            for label in ["(unclaimed)", "(unparsed)"] where hex.contains(label) {
+                #expect(hex.contains(label + " "), "\(label) is followed by a space in\n\(hex)")
+            }
+        }
+    }
+
     /// Also checks the two ways of finding bytes no field claims agree: the colored dump builds
     /// a table of each byte's owner, the other views find the holes between the fields.
     @Test(arguments: ViewGoldenTests.samples)

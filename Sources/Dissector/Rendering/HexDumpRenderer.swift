@@ -36,7 +36,8 @@ public struct HexDumpRenderer {
         let style = Style(enabled: options.color)
         let bytes = dissection.bytes
         let errorNode = dissection.errorNode
-        var longestPath = layout.leaves.isEmpty ? 8 : 0
+        // At least as wide as the gap labels; a path longer than the column gets one space.
+        var longestPath = 11
         for leaf in layout.leaves { longestPath = max(longestPath, paths.length(of: leaf)) }
         let pathWidth = min(36, longestPath + 2)
         let valueColumn = 6 + 7 + pathWidth
@@ -110,7 +111,7 @@ public struct HexDumpRenderer {
                     sink.spaces(3)
                 }
                 paths.write(leaf, into: &sink)
-                sink.spaces(pathWidth - paths.length(of: leaf))
+                sink.spaces(max(1, pathWidth - paths.length(of: leaf)))
                 // The value is written in place, and laid out again only when it is too long.
                 let valueStart = sink.count
                 if isError, let error = dissection.error {
