@@ -194,6 +194,25 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         }
     }
 
+    /// Two questions announced, the second cut short: the first decoded, and every view shows it
+    /// and counts the elements it lists.
+    @Test func partialArraysShowWhatDecodedAndCountWhatTheyList() throws {
+        let message = try HexInput.parse("1234 0100 0002 0000 0000 0000 03777777 076578616d706c65 00 0001 0001 03")
+        var interpreter = Interpreter(schema: bundled)
+        let dissection = interpreter.dissect(message, root: try #require(bundled.structType(named: "DNS")))
+        #expect(dissection.error?.path == "dns.questions[1].name")
+        let summary = SummaryRenderer().render(dissection)
+        #expect(summary.contains("DNS id 0x1234 www.example a (1) answers 0"), "\(summary)")
+        let tree = TreeRenderer().render(dissection)
+        #expect(tree.contains("questions: 2 elements"), "\(tree)")
+        #expect(tree.contains("[1]: DNSQuestion"))
+        let fields = FieldRowsRenderer().render(dissection)
+        #expect(fields.contains(#/dns\.questions +2 elements/#), "\(fields)")
+        let json = JSONRenderer().render(dissection)
+        #expect(json.contains(#""path":"dns.questions","name":"questions","parent":0,"kind":"array","offset":12,"length":17,"value":2,"display":"2 elements""#),
+                "\(json)")
+    }
+
     /// Also checks the two ways of finding bytes no field claims agree: the colored dump builds
     /// a table of each byte's owner, the other views find the holes between the fields.
     @Test(arguments: ViewGoldenTests.samples)

@@ -197,7 +197,11 @@ struct Layout {
         var current = layer
         var remaining = steps[...]
         if segment.firstSlot >= 0 {
-            guard let first = dissection.fieldNode(ofStruct: layer, slot: Int(segment.firstSlot)) else { return nil }
+            // A field whose walk failed inside it (an array whose later element failed) was read
+            // in part but never filled its slot: look for its node among the children.
+            guard let first = dissection.fieldNode(ofStruct: layer, slot: Int(segment.firstSlot))
+                    ?? child(of: layer, where: { node, _ in dissection.field(of: node)?.slot == Int(segment.firstSlot) })
+            else { return nil }
             current = first
             remaining = remaining.dropFirst()
         }

@@ -43,7 +43,7 @@ enum ValueWriter {
                 sink.append(contentsOf: dissection.schema.names.structName(Int(structID)))
             }
         case .array:
-            if case .unsigned(let count) = node.value {
+            if let count = elementCount(dissection, index) {
                 sink.appendDecimal(count)
                 sink.append(count == 1 ? " element" as StaticString : " elements")
             }
@@ -79,6 +79,22 @@ enum ValueWriter {
         case .dnsName:
             sink.append(dissection.text(of: index) ?? "")
         }
+    }
+
+    /// The elements an array node lists. The walk counts only the elements it finished, so an
+    /// array holding the failing node also counts the element that failed, as the views list it.
+    static func elementCount(_ dissection: Dissection, _ index: Int) -> UInt64? {
+        let node = dissection.nodes[index]
+        guard case .unsigned(let finished) = node.value else { return nil }
+        let end = min(Int(node.subtreeEnd), dissection.nodes.count)
+        guard dissection.errorNode > index, dissection.errorNode < end else { return finished }
+        var listed: UInt64 = 0
+        var child = index + 1
+        while child < end {
+            listed += 1
+            child = max(child + 1, Int(dissection.nodes[child].subtreeEnd))
+        }
+        return listed
     }
 
     /// An integer in the notation a hint asks for; `bits` sets the digits of hex and binary.
