@@ -213,6 +213,35 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
                 "\(json)")
     }
 
+    /// Control characters in strings are short escapes (`\\0`, `\\x01`), the same in every view,
+    /// and wrapping a long value never cuts one in two.
+    @Test func controlCharactersAreEscapedCompactlyAndNeverSplit() throws {
+        let schema = try SchemaLoader.load(text: "struct M { s: string[..] }")
+        var interpreter = Interpreter(schema: schema)
+        let bytes = [UInt8](repeating: 0, count: 40) + [0x01, 0x7F, 0x1B] + [UInt8](repeating: 0, count: 40)
+        let dissection = interpreter.dissect(bytes, root: try #require(schema.structType(named: "M")))
+        #expect(dissection.error == nil)
+        let escaped = #"""# + String(repeating: #"\0"#, count: 40) + #"\x01\x7f\x1b"# + String(repeating: #"\0"#, count: 40) + #"""#
+        for view in [View.fields, .tree, .hex] {
+            let wide = view.render(dissection, options: RenderOptions(width: 1000))
+            #expect(wide.contains(escaped), "\(view): \(wide)")
+        }
+        let json = JSONRenderer().render(dissection)
+        #expect(json.contains(#""value":"\u0000\u0000"#) && json.contains(#"\u0001"#) && json.contains(#"\u001b"#), "\(json)")
+        #expect(json.contains(#""display":"\"\\0\\0"#), "\(json)")
+        // Every piece of a wrapped value starts at an escape (or the opening quote).
+        for view in [View.fields, .tree, .hex] {
+            let narrow = view.render(dissection, options: RenderOptions(width: 61))
+            let pieces = narrow.split(separator: "\n").compactMap { line -> Substring? in
+                guard let start = line.firstIndex(where: { $0 == "\\" || $0 == "\"" }) else { return nil }
+                return line[start...]
+            }
+            #expect(pieces.count > 2, "\(view) wraps")
+            #expect(pieces.joined() == escaped, "\(view): \(narrow)")
+            for piece in pieces.dropFirst() { #expect(piece.hasPrefix("\\"), "\(view): \(piece)") }
+        }
+    }
+
     /// Also checks the two ways of finding bytes no field claims agree: the colored dump builds
     /// a table of each byte's owner, the other views find the holes between the fields.
     @Test(arguments: ViewGoldenTests.samples)

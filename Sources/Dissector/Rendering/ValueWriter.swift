@@ -204,7 +204,9 @@ enum ValueWriter {
         }
     }
 
-    /// Text in double quotes, with quotes, backslashes and control characters escaped.
+    /// Text in double quotes, with quotes, backslashes and control characters escaped: `\"`,
+    /// `\\`, `\n`, `\r`, `\t`, `\0` and `\x1b` for the other control bytes (the forms
+    /// ``Text/wrap(_:width:)`` keeps whole).
     private static func writeQuoted(_ text: String, into sink: inout TextSink) {
         sink.append(byte: UInt8(ascii: "\""))
         for scalar in text.unicodeScalars {
@@ -215,10 +217,11 @@ enum ValueWriter {
             case "\r": sink.append("\\r" as StaticString)
             case "\t": sink.append("\\t" as StaticString)
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    sink.append("\\u{" as StaticString)
-                    sink.append(String(scalar.value, radix: 16))
-                    sink.append(byte: UInt8(ascii: "}"))
+                if scalar.value == 0 {
+                    sink.append("\\0" as StaticString)
+                } else if scalar.value < 0x20 || scalar.value == 0x7F {
+                    sink.append("\\x" as StaticString)
+                    sink.appendHex(byte: UInt8(truncatingIfNeeded: scalar.value))
                 } else {
                     sink.append(String(scalar))
                 }
