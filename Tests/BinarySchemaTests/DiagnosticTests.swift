@@ -1,4 +1,5 @@
 import BinarySchema
+import Dissector
 import Foundation
 import Testing
 
@@ -149,6 +150,28 @@ import Testing
             }
             """)
         #expect(found.map(\.location.line) == [2, 3, 4, 7, 9])
+    }
+
+    /// Expressions are 64-bit signed: a literal above Int64.max would wrap negative, so it is an
+    /// error at the literal. A u64 enum's cases keep the whole unsigned range (matched by bit pattern).
+    @Test func integerLiteralsAboveInt64MaxAreLocatedErrors() throws {
+        let diagnostic = try #require(only("struct Main {\n  x: u64\n  y: u8 if x < 0x8000000000000000\n}"))
+        #expect(diagnostic.kind == .invalidValue)
+        #expect((diagnostic.location.line, diagnostic.location.column) == (3, 16))
+        #expect(diagnostic.message.contains("9223372036854775808") && diagnostic.message.contains("64-bit signed"),
+                "\(diagnostic.message)")
+        let decimal = try #require(only("struct Main { x: u64 @assert(x != 18446744073709551615) }"))
+        #expect(decimal.location.column == 35)
+        #expect(try #require(only("struct Main { x: u8  y: bytes[-(9223372036854775808 + 0)] }")).kind == .invalidValue)
+        #expect(throws: Never.self) {
+            try SchemaLoader.load(text: "struct Main { x: i64 @assert(x < 0x7FFFFFFFFFFFFFFF && x > -9223372036854775808) }")
+        }
+        let magic = try dissect("enum Magic: u64 { high = 0xFFFFFFFFFFFFFFFF, one = 1 }\nstruct Main { m: Magic }",
+                                [UInt8](repeating: 0xFF, count: 8))
+        #expect(magic.error == nil)
+        #expect(ValueFormatter.valueText(magic, 1) == "high (18446744073709551615)")
+        #expect(try #require(only("enum Magic: u64 { minus = -1 }\nstruct Main { m: Magic }")).kind == .invalidValue)
+        #expect(try #require(only("enum Small: i64 { big = 0x8000000000000000 }\nstruct Main { m: Small }")).kind == .invalidValue)
     }
 
     @Test func attributeErrors() {

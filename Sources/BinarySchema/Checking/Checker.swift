@@ -99,10 +99,18 @@ struct Checker {
                     report(.duplicateName, "enum '\(syntax.name)' already has a case '\(entryCase.name)'", at: entryCase.location)
                     continue
                 }
-                guard let value = constant(entryCase.value, file: entry.file) else { continue }
-                if !Self.fits(value, in: base) {
-                    report(.invalidValue, "\(value) does not fit the \(base.bits)-bit base type of enum '\(syntax.name)'",
-                           at: entryCase.value.location)
+                let value: Int64
+                if case .integer(let magnitude, _) = entryCase.value, magnitude > UInt64(Int64.max),
+                   !base.isSigned, base.bits == 64 {
+                    // A u64 case above Int64.max keeps its bit pattern, which is how the value read is matched.
+                    value = Int64(bitPattern: magnitude)
+                } else {
+                    guard let folded = constant(entryCase.value, file: entry.file) else { continue }
+                    if !Self.fits(folded, in: base) {
+                        report(.invalidValue, "\(folded) does not fit the \(base.bits)-bit base type of enum '\(syntax.name)'",
+                               at: entryCase.value.location)
+                    }
+                    value = folded
                 }
                 cases.append((entryCase.name, value))
             }
@@ -111,7 +119,7 @@ struct Checker {
     }
 
     private static func fits(_ value: Int64, in type: IntegerType) -> Bool {
-        if type.bits >= 64 { return true }
+        if type.bits >= 64 { return type.isSigned || value >= 0 }
         if type.isSigned {
             let limit = Int64(1) << Int64(type.bits - 1)
             return value >= -limit && value < limit
@@ -624,7 +632,12 @@ struct Checker {
     private mutating func compile(_ syntax: ExpressionSyntax, scope: Scope, into builder: inout ProgramBuilder,
                                   expected: ValueType?) -> ValueType {
         switch syntax {
-        case .integer(let value, _):
+        case .integer(let magnitude, let location):
+            guard let value = Int64(exactly: magnitude) else {
+                report(.invalidValue, "integer literal \(magnitude) is out of range: expressions are 64-bit signed, "
+                       + "at most 9223372036854775807 (0x7fffffffffffffff)", at: location)
+                return .invalid
+            }
             builder.emit(.constant(value))
             return .integer
         case .boolean(let value, _):
@@ -653,6 +666,10 @@ struct Checker {
                 builder.emit(.load(builder.add(reference)))
             }
             return type
+        case .unary("-", .integer(let magnitude, _), _) where magnitude == UInt64(Int64.max) + 1:
+            // `-9223372036854775808`: Int64.min, whose magnitude alone is out of range.
+            builder.emit(.constant(Int64.min))
+            return .integer
         case .unary(let op, let operand, let location):
             let type = compile(operand, scope: scope, into: &builder, expected: nil)
             switch op {
