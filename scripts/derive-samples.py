@@ -67,3 +67,41 @@ for t, p in ipv6[:1]:
               / echo)
     ext.append((t, bytes(Ether(dst="00:00:00:00:00:00", src="00:00:00:00:00:00", type=0x86DD)) + bytes(packet)))
 write("ipv6-ext", 1, ext)
+
+
+def checksum(data):
+    """The Internet checksum (RFC 1071) of `data`."""
+    if len(data) % 2:
+        data += b"\0"
+    total = sum(struct.unpack(f">{len(data) // 2}H", data))
+    while total > 0xFFFF:
+        total = (total & 0xFFFF) + (total >> 16)
+    return ~total & 0xFFFF
+
+
+def with_ipv4_checksum(header):
+    header = header[:10] + b"\0\0" + header[12:]
+    return header[:10] + struct.pack(">H", checksum(header)) + header[12:]
+
+
+# Options that end at EOL (kind 0) before the end of their area, the rest non-zero padding:
+# a real TCP SYN whose 20 option bytes become MSS, NOP, window scale, EOL and 11 bytes of
+# padding, and a real IPv4 DNS query given 4 option bytes: NOP, EOL and 2 bytes of padding.
+eol = []
+for t, p in ip_packets("tcp")[:1]:
+    ihl = (p[0] & 0x0F) * 4
+    tcp = bytearray(p[ihl:])
+    data_offset = (tcp[12] >> 4) * 4
+    assert data_offset == 40, "the SYN carries 20 option bytes"
+    tcp[20:40] = bytes.fromhex("0204ffd7" "01" "030307" "00") + b"\xab" * 11
+    tcp[16:18] = b"\0\0"
+    pseudo = p[12:20] + struct.pack(">BBH", 0, 6, len(tcp))
+    tcp[16:18] = struct.pack(">H", checksum(pseudo + bytes(tcp)))
+    eol.append((t, b"\0" * 12 + b"\x08\x00" + p[:ihl] + bytes(tcp)))
+for t, p in ip_packets("dns")[:1]:
+    ihl = (p[0] & 0x0F) * 4
+    header = bytearray(p[:ihl]) + bytes.fromhex("0100cdcd")
+    header[0] = 0x40 | (len(header) // 4)
+    header[2:4] = struct.pack(">H", len(p) + 4)
+    eol.append((t, b"\0" * 12 + b"\x08\x00" + with_ipv4_checksum(bytes(header)) + p[ihl:]))
+write("options-eol", 1, eol)

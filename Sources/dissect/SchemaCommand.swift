@@ -12,24 +12,27 @@ struct SchemaCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check schema files; list every error with file:line:column.",
             discussion: """
-                Loads each file with the files it imports and checks them together. Exits 0 when \
-                they are clean, 1 after printing every error (syntax, unknown types and fields, \
-                use before definition, duplicate names, type mismatches, import cycles, structs \
-                that contain themselves).
+                Loads the files as the other commands load --schema files: with the files they \
+                import, beside the bundled schemas (unless --no-bundled), all checked together. \
+                Exits 0 when they are clean, 1 after printing every error (syntax, unknown types \
+                and fields, use before definition, duplicate names, a name the bundled schemas \
+                already declare, type mismatches, import cycles, structs that contain themselves).
                 """
         )
 
         @Argument(help: ArgumentHelp("Schema files or directories.", valueName: "file"))
         var files: [String]
 
+        @Flag(help: "Check the files without the bundled schemas (Schemas/ in the source tree, or $DISSECT_SCHEMAS).")
+        var noBundled = false
+
         func run() throws {
-            do {
-                let schema = try SchemaLoader.load(paths: files, importDirectories: [SchemaLoader.bundledDirectory])
-                print("ok: \(schema.structs.count) structs, \(schema.enums.count) enums")
-            } catch {
-                printError(error.description)
-                throw ExitCode(1)
-            }
+            // The same load as every other command's, so a file that checks here loads there.
+            var schemas = SchemaOptions()
+            schemas.schemaPaths = files
+            schemas.noBundled = noBundled
+            let schema = try schemas.load()
+            print("ok: \(schema.structs.count) structs, \(schema.enums.count) enums")
         }
     }
 

@@ -45,6 +45,7 @@ import Testing
         map("ip.flags.mf", "ip.flags.mf"), map("ip.frag_offset", "ip.fragment_offset"), map("ip.ttl", "ip.ttl"),
         map("ip.proto", "ip.protocol"), map("ip.checksum", "ip.checksum"),
         map("ip.src", "ip.src", as: .text), map("ip.dst", "ip.dst", as: .text),
+        map("ip.opt.type", "ip.options[*].type"),
         map("ipv6.version", "ipv6.version"), map("ipv6.tclass", "ipv6.traffic_class"), map("ipv6.flow", "ipv6.flow_label"),
         map("ipv6.plen", "ipv6.payload_length"), map("ipv6.nxt", "ipv6.next_header"), map("ipv6.hlim", "ipv6.hop_limit"),
         map("ipv6.src", "ipv6.src", as: .text), map("ipv6.dst", "ipv6.dst", as: .text),
@@ -116,7 +117,7 @@ import Testing
 
     /// Every capture in Corpus/captures, by file name; the oracle for `x.pcap` is `x.json`.
     static let captures = ["icmp.pcap", "dns.pcap", "dns-nsec.pcap", "tcp.pcap", "tcp6.pcapng", "sll.pcap", "sll2.pcap",
-                           "null.pcap", "loop.pcap", "raw.pcap", "vlan.pcap", "ipv6-ext.pcap"]
+                           "null.pcap", "loop.pcap", "raw.pcap", "vlan.pcap", "ipv6-ext.pcap", "options-eol.pcap"]
 
     static func oracle(_ capture: String) -> URL {
         repositoryRoot.appendingPathComponent("Corpus/oracle/\((capture as NSString).deletingPathExtension).json")
@@ -147,6 +148,24 @@ import Testing
             }
         }
         #expect(compared > 0)
+    }
+
+    /// Options end at EOL (kind 0); what is left of the options area is padding, read as the
+    /// EOL option's `padding` (tshark: "Non-zero header padding", not an option).
+    @Test func optionsEndAtEndOfOptionListAndTheRestIsPadding() throws {
+        let pcap = try PcapFile(contentsOf: repositoryRoot.appendingPathComponent("Corpus/captures/options-eol.pcap"))
+        let root = try #require(bundledSchema.rootStruct(forLinkType: pcap.linkType))
+        var interpreter = Interpreter(schema: bundledSchema)
+        for (frame, (layer, eolIndex, padding)) in zip(pcap.frames, [("tcp", 3, String(repeating: "ab", count: 11)),
+                                                                     ("ip", 1, "cdcd")]) {
+            let dissection = interpreter.dissect(frame, root: root)
+            #expect(dissection.error == nil, "\(dissection.error.map(String.init(describing:)) ?? "")")
+            let options = try #require(dissection.node(at: "\(layer).options"))
+            #expect(dissection.children(of: options).count == eolIndex + 1, "\(layer): the options stop at EOL")
+            #expect(dissection.integer(of: try #require(dissection.node(at: "\(layer).options[\(eolIndex)].\(layer == "ip" ? "type" : "kind")"))) == 0)
+            let paddingNode = try #require(dissection.node(at: "\(layer).options[\(eolIndex)].padding"))
+            #expect(hex(dissection.rawBytes(of: paddingNode)) == padding)
+        }
     }
 
     @Test func everyMappingIsExercisedByTheCaptures() throws {

@@ -1,4 +1,5 @@
 import BinarySchema
+import Dissector
 import Foundation
 import Testing
 
@@ -149,6 +150,71 @@ import Testing
             }
             """)
         #expect(found.map(\.location.line) == [2, 3, 4, 7, 9])
+    }
+
+    /// Expressions are 64-bit signed: a literal above Int64.max would wrap negative, so it is an
+    /// error at the literal. A u64 enum's cases keep the whole unsigned range (matched by bit pattern).
+    @Test func integerLiteralsAboveInt64MaxAreLocatedErrors() throws {
+        let diagnostic = try #require(only("struct Main {\n  x: u64\n  y: u8 if x < 0x8000000000000000\n}"))
+        #expect(diagnostic.kind == .invalidValue)
+        #expect((diagnostic.location.line, diagnostic.location.column) == (3, 16))
+        #expect(diagnostic.message.contains("9223372036854775808") && diagnostic.message.contains("64-bit signed"),
+                "\(diagnostic.message)")
+        let decimal = try #require(only("struct Main { x: u64 @assert(x != 18446744073709551615) }"))
+        #expect(decimal.location.column == 35)
+        #expect(try #require(only("struct Main { x: u8  y: bytes[-(9223372036854775808 + 0)] }")).kind == .invalidValue)
+        #expect(throws: Never.self) {
+            try SchemaLoader.load(text: "struct Main { x: i64 @assert(x < 0x7FFFFFFFFFFFFFFF && x > -9223372036854775808) }")
+        }
+        let magic = try dissect("enum Magic: u64 { high = 0xFFFFFFFFFFFFFFFF, one = 1 }\nstruct Main { m: Magic }",
+                                [UInt8](repeating: 0xFF, count: 8))
+        #expect(magic.error == nil)
+        #expect(ValueFormatter.valueText(magic, 1) == "high (18446744073709551615)")
+        #expect(try #require(only("enum Magic: u64 { minus = -1 }\nstruct Main { m: Magic }")).kind == .invalidValue)
+        #expect(try #require(only("enum Small: i64 { big = 0x8000000000000000 }\nstruct Main { m: Small }")).kind == .invalidValue)
+    }
+
+    /// An attribute that would change nothing is an error at the attribute, not silently ignored.
+    @Test func attributesThatDoNothingAreLocatedErrors() throws {
+        let cases: [(schema: String, column: Int, words: String)] = [
+            ("struct Main { name: string[4] @hex }", 31, "@hex"),
+            ("struct Main { count: u16 @flag }", 26, "@flag"),
+            ("struct Main { data: u8[..] @ascii }", 28, "@ascii"),
+            ("struct Main { ok: bool @hex }", 24, "@hex"),
+            ("enum E: u8 { a = 1 }\nstruct Main { e: E @bin }", 20, "@bin"),
+            ("struct Main { f: Inner @dec }\nstruct Inner { a: u8 }", 24, "@dec"),
+            ("struct Main { a: u8 @display(\"{}\", a / 0) }", 38, "division by zero"),
+            ("struct Main { a: u8 @display(\"{}\", a % (2 - 2)) }", 38, "division by zero"),
+        ]
+        for entry in cases {
+            let diagnostic = try #require(only(entry.schema))
+            #expect(diagnostic.kind == .invalidValue, "\(entry.schema)")
+            #expect(diagnostic.location.column == entry.column, "\(entry.schema): \(diagnostic.description)")
+            #expect(diagnostic.message.contains(entry.words), "\(entry.schema): \(diagnostic.message)")
+        }
+        let summary = try #require(only("struct Main {\n  a: u8\n}\n@summary(\"{b}\") struct Other { b: u8 }"))
+        #expect((summary.location.line, summary.location.column) == (4, 1))
+        #expect(summary.message.contains("@protocol"), "\(summary.message)")
+        #expect(summary.description.hasSuffix("@summary(\"{b}\") struct Other { b: u8 }\n^"))
+        // What the hints do apply to still checks.
+        #expect(throws: Never.self) {
+            try SchemaLoader.load(text: """
+                enum E: u8 { a = 1 }
+                @protocol("p") @summary("{e}")
+                struct Main {
+                  e: E @hex
+                  f: u1 @flag
+                  g: u7 @bin
+                  h: u32 @ipv4
+                  i: bytes[4] @ascii
+                  j: u16[2] @hex
+                  k: ipv4 @hex
+                  l: switch e { .a => u8  _ => bytes[..] } @hex
+                  m: u8 @display("{}", m / (1 + 1))
+                  n: u8 @display("{}", 10 / m)
+                }
+                """)
+        }
     }
 
     @Test func attributeErrors() {

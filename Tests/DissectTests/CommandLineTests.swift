@@ -68,6 +68,24 @@ import Testing
         #expect(result.error.contains("2 errors"))
     }
 
+    /// `schema check` loads a file as `hex` and `-r` would: beside the bundled schemas, unless
+    /// `--no-bundled`.
+    @Test func schemaCheckLoadsTheBundledSchemasAsTheOtherCommandsDo() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("clash-\(UUID()).schema")
+        try "struct TCP {\n  a: u8\n}\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let hex = try run(["hex", "--schema", file.path, "00"])
+        #expect(hex.status == 1 && hex.error.contains("'TCP' is already declared"), "\(hex.error)")
+        let check = try run(["schema", "check", file.path])
+        #expect(check.status == 1, "\(check.output)")
+        #expect(check.error.contains("\(file.path):1:8: error:") && check.error.contains("'TCP' is already declared"),
+                "\(check.error)")
+        let alone = try run(["schema", "check", "--no-bundled", file.path])
+        #expect(alone.status == 0 && alone.output == "ok: 1 structs, 0 enums\n", "\(alone.error)")
+        let bundledAndExamples = try run(["schema", "check", "Schemas", "Schemas/examples"])
+        #expect(bundledAndExamples.status == 0, "\(bundledAndExamples.error)")
+    }
+
     @Test func hexDissectsAFrameFromArgumentsOrStandardInput() throws {
         let sample = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("Corpus/samples/tcp-syn.hex"), encoding: .utf8)
         let fromInput = try run(["hex", "--root", "Ethernet"], input: sample)

@@ -124,6 +124,127 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         }
     }
 
+    /// A frame cut exactly where a field starts: the failing field has no bytes, and starts at
+    /// the end of the data (an IPv4 header cut before `src`, inside the last dump line; and a
+    /// buffer of exactly one full dump line).
+    @Test func everyViewShowsAnErrorAtTheEndOfTheData() throws {
+        let syn = try HexInput.parse(try String(contentsOf: repositoryRoot.appendingPathComponent("Corpus/samples/tcp-syn.hex"),
+                                                encoding: .utf8))
+        var interpreter = Interpreter(schema: bundled)
+        let cutIPv4 = interpreter.dissect(Array(syn.prefix(26)), root: try #require(bundled.structType(named: "Ethernet")))
+        let lineSchema = try SchemaLoader.load(text: "struct Main { line: bytes[16]  next: u8 }")
+        var lineInterpreter = Interpreter(schema: lineSchema)
+        let fullLine = lineInterpreter.dissect([UInt8](repeating: 0x41, count: 16),
+                                               root: try #require(lineSchema.structType(named: "Main")))
+        for (dissection, length) in [(cutIPv4, 26), (fullLine, 16)] {
+            let error = try #require(dissection.error)
+            #expect(error.offset == length)
+            for view in View.allCases {
+                for color in [false, true] {
+                    let output = view.render(dissection, options: RenderOptions(color: color, width: 1000))
+                    #expect(output.contains(error.description), "\(view) (color \(color)) shows \(error.description)")
+                }
+            }
+        }
+    }
+
+    /// Under `bit_order lsb` a field's first bit is the byte's least significant: the masks show
+    /// the bits where they are, as Wireshark does (bit 3 of 0x16 is `.... 0...`).
+    @Test func bitMasksUnderLsbOrderShowTheBitsWhereTheyAre() throws {
+        let schema = try SchemaLoader.load(paths: [repositoryRoot.appendingPathComponent("Schemas/examples/heart-rate.schema").path])
+        var interpreter = Interpreter(schema: schema)
+        let measurement = interpreter.dissect([0x16, 0x48, 0x10, 0x00, 0x00, 0x04],
+                                              root: try #require(schema.structType(named: "HeartRateMeasurement")))
+        #expect(measurement.error == nil)
+        let tree = TreeRenderer().render(measurement)
+        for line in [".... ...0 = rate_is_16_bit: Not set", ".... .11. = sensor_contact: detected (3)",
+                     ".... 0... = energy_expended_present: Not set", "...1 .... = rr_intervals_present: Set",
+                     "000. .... = reserved: 0"] {
+            #expect(tree.contains(line), "\(line)")
+        }
+        // A field across a byte boundary: the high nibble of the first byte, the low of the second.
+        let straddling = try SchemaLoader.load(text: "bit_order lsb\nstruct M { a: u4  b: u8  c: u4 }")
+        var straddlingInterpreter = Interpreter(schema: straddling)
+        let split = straddlingInterpreter.dissect([0xAB, 0xCD], root: try #require(straddling.structType(named: "M")))
+        let fields = TreeRenderer().render(split)
+        #expect(fields.contains(".... 1011 = a: 11"))
+        #expect(fields.contains("1010 .... .... 1101 = b: 218"))
+        #expect(fields.contains("1100 .... = c: 12"))
+    }
+
+    /// Paths longer than the hex view's path column, and gap labels beside short paths, still
+    /// stand apart from the value after them.
+    @Test func hexViewSeparatesEveryPathFromItsValue() throws {
+        let long = try SchemaLoader.load(text: "struct MeasurementWithAVeryLongName { flags: Flags  rr_intervals_in_units_of_1024th_seconds: u16[..] }\n"
+            + "struct Flags { energy_expended_present: u1 @flag  rest: u7 }")
+        var longInterpreter = Interpreter(schema: long)
+        let measurement = longInterpreter.dissect([0x80, 0x10, 0x00],
+                                                  root: try #require(long.structType(named: "MeasurementWithAVeryLongName")))
+        #expect(measurement.error == nil)
+        let short = try SchemaLoader.load(text: "struct M { a: u8  b: bytes[1] @size(2) }")
+        var shortInterpreter = Interpreter(schema: short)
+        let gaps = shortInterpreter.dissect([1, 2, 3, 4, 5], root: try #require(short.structType(named: "M")))
+        let cut = shortInterpreter.dissect([1, 2], root: try #require(short.structType(named: "M")))
+        for dissection in [measurement, gaps, cut] {
+            let hex = HexDumpRenderer().render(dissection)
+            for leaf in dissection.nodes.indices where dissection.children(of: leaf).isEmpty && leaf > 0 {
+                let path = dissection.path(of: leaf)
+                #expect(hex.contains(path + " "), "\(path) is followed by a space in\n\(hex)")
+            }
+            for label in ["(unclaimed)", "(unparsed)"] where hex.contains(label) {
+                #expect(hex.contains(label + " "), "\(label) is followed by a space in\n\(hex)")
+            }
+        }
+    }
+
+    /// Two questions announced, the second cut short: the first decoded, and every view shows it
+    /// and counts the elements it lists.
+    @Test func partialArraysShowWhatDecodedAndCountWhatTheyList() throws {
+        let message = try HexInput.parse("1234 0100 0002 0000 0000 0000 03777777 076578616d706c65 00 0001 0001 03")
+        var interpreter = Interpreter(schema: bundled)
+        let dissection = interpreter.dissect(message, root: try #require(bundled.structType(named: "DNS")))
+        #expect(dissection.error?.path == "dns.questions[1].name")
+        let summary = SummaryRenderer().render(dissection)
+        #expect(summary.contains("DNS id 0x1234 www.example a (1) answers 0"), "\(summary)")
+        let tree = TreeRenderer().render(dissection)
+        #expect(tree.contains("questions: 2 elements"), "\(tree)")
+        #expect(tree.contains("[1]: DNSQuestion"))
+        let fields = FieldRowsRenderer().render(dissection)
+        #expect(fields.contains(#/dns\.questions +2 elements/#), "\(fields)")
+        let json = JSONRenderer().render(dissection)
+        #expect(json.contains(#""path":"dns.questions","name":"questions","parent":0,"kind":"array","offset":12,"length":17,"value":2,"display":"2 elements""#),
+                "\(json)")
+    }
+
+    /// Control characters in strings are short escapes (`\\0`, `\\x01`), the same in every view,
+    /// and wrapping a long value never cuts one in two.
+    @Test func controlCharactersAreEscapedCompactlyAndNeverSplit() throws {
+        let schema = try SchemaLoader.load(text: "struct M { s: string[..] }")
+        var interpreter = Interpreter(schema: schema)
+        let bytes = [UInt8](repeating: 0, count: 40) + [0x01, 0x7F, 0x1B] + [UInt8](repeating: 0, count: 40)
+        let dissection = interpreter.dissect(bytes, root: try #require(schema.structType(named: "M")))
+        #expect(dissection.error == nil)
+        let escaped = #"""# + String(repeating: #"\0"#, count: 40) + #"\x01\x7f\x1b"# + String(repeating: #"\0"#, count: 40) + #"""#
+        for view in [View.fields, .tree, .hex] {
+            let wide = view.render(dissection, options: RenderOptions(width: 1000))
+            #expect(wide.contains(escaped), "\(view): \(wide)")
+        }
+        let json = JSONRenderer().render(dissection)
+        #expect(json.contains(#""value":"\u0000\u0000"#) && json.contains(#"\u0001"#) && json.contains(#"\u001b"#), "\(json)")
+        #expect(json.contains(#""display":"\"\\0\\0"#), "\(json)")
+        // Every piece of a wrapped value starts at an escape (or the opening quote).
+        for view in [View.fields, .tree, .hex] {
+            let narrow = view.render(dissection, options: RenderOptions(width: 61))
+            let pieces = narrow.split(separator: "\n").compactMap { line -> Substring? in
+                guard let start = line.firstIndex(where: { $0 == "\\" || $0 == "\"" }) else { return nil }
+                return line[start...]
+            }
+            #expect(pieces.count > 2, "\(view) wraps")
+            #expect(pieces.joined() == escaped, "\(view): \(narrow)")
+            for piece in pieces.dropFirst() { #expect(piece.hasPrefix("\\"), "\(view): \(piece)") }
+        }
+    }
+
     /// Also checks the two ways of finding bytes no field claims agree: the colored dump builds
     /// a table of each byte's owner, the other views find the holes between the fields.
     @Test(arguments: ViewGoldenTests.samples)

@@ -101,10 +101,18 @@ struct Checker {
                     report(.duplicateName, "enum '\(syntax.name)' already has a case '\(entryCase.name)'", at: entryCase.location)
                     continue
                 }
-                guard let value = constant(entryCase.value, file: entry.file) else { continue }
-                if !Self.fits(value, in: base) {
-                    report(.invalidValue, "\(value) does not fit the \(base.bits)-bit base type of enum '\(syntax.name)'",
-                           at: entryCase.value.location)
+                let value: Int64
+                if case .integer(let magnitude, _) = entryCase.value, magnitude > UInt64(Int64.max),
+                   !base.isSigned, base.bits == 64 {
+                    // A u64 case above Int64.max keeps its bit pattern, which is how the value read is matched.
+                    value = Int64(bitPattern: magnitude)
+                } else {
+                    guard let folded = constant(entryCase.value, file: entry.file) else { continue }
+                    if !Self.fits(folded, in: base) {
+                        report(.invalidValue, "\(folded) does not fit the \(base.bits)-bit base type of enum '\(syntax.name)'",
+                               at: entryCase.value.location)
+                    }
+                    value = folded
                 }
                 cases.append((entryCase.name, value))
             }
@@ -113,7 +121,7 @@ struct Checker {
     }
 
     private static func fits(_ value: Int64, in type: IntegerType) -> Bool {
-        if type.bits >= 64 { return true }
+        if type.bits >= 64 { return type.isSigned || value >= 0 }
         if type.isSigned {
             let limit = Int64(1) << Int64(type.bits - 1)
             return value >= -limit && value < limit
@@ -236,6 +244,10 @@ struct Checker {
                 if attribute.arguments.count == 1, case .string(let text, let location) = attribute.arguments[0] {
                     summaryFormat = text
                     checkSummary(text, fields: syntax.fields.map(\.name), at: location)
+                    if !syntax.attributes.contains(where: { $0.name == "protocol" }) {
+                        report(.invalidValue, "@summary is shown only for protocol layers: add @protocol(\"name\") to '\(syntax.name)'",
+                               at: attribute.location)
+                    }
                 } else {
                     report(.invalidValue, "@summary takes one string, with {field} placeholders, e.g. @summary(\"{src} > {dst}\")",
                            at: attribute.location)
@@ -292,6 +304,7 @@ struct Checker {
         var size: Program?
         var displayFormat: (format: String, arguments: [Program])?
         var postAttributes: [AttributeSyntax] = []
+        var hintAttribute: AttributeSyntax?
         for attribute in syntax.attributes {
             switch attribute.name {
             case "size":
@@ -303,6 +316,7 @@ struct Checker {
             case "hex", "dec", "bin", "mac", "ipv4", "ipv6", "flag", "ascii":
                 if !attribute.arguments.isEmpty { report(.invalidValue, "@\(attribute.name) takes no arguments", at: attribute.location) }
                 display = Self.displayHints[attribute.name] ?? .automatic
+                hintAttribute = attribute
             case "display", "assert":
                 postAttributes.append(attribute)
             default:
@@ -313,6 +327,10 @@ struct Checker {
         }
 
         let type = resolveType(syntax.type, scope: scope)
+        if let hintAttribute, display != .automatic, !Self.hint(display, appliesTo: type) {
+            report(.invalidValue, "'@\(hintAttribute.name)' does nothing on \(Self.describe(type)): it applies to \(Self.targets(of: display))",
+                   at: hintAttribute.location)
+        }
         if size != nil, case .integer = type {
             report(.invalidValue, "@size applies to bytes, strings, arrays, structs and switches, not to an integer", at: syntax.location)
         }
@@ -363,6 +381,80 @@ struct Checker {
         return Field(id: fields.count, name: syntax.name, structID: scope.structID, slot: slot, type: type,
                      condition: condition, constraints: constraints, size: size, display: display,
                      displayFormat: displayFormat, location: syntax.location)
+    }
+
+    /// Whether a display hint changes how a value of `type` is shown (by the views' rules):
+    /// for arrays, their elements; for switches, any of their cases.
+    private static func hint(_ hint: DisplayHint, appliesTo type: FieldType) -> Bool {
+        switch type {
+        case .array(let element, _):
+            return Self.hint(hint, appliesTo: element)
+        case .switchOn(let choice):
+            return choice.cases.contains { Self.hint(hint, appliesTo: $0.type) }
+                || choice.defaultType.map { Self.hint(hint, appliesTo: $0) } == true
+        case .integer(let integer):
+            switch hint {
+            case .hex, .decimal, .binary, .automatic: return true
+            case .flag: return integer.bits == 1
+            case .ipv4: return integer.bits == 32
+            case .mac, .ipv6, .ascii: return false
+            }
+        case .varint:
+            return hint == .hex || hint == .decimal || hint == .binary || hint == .automatic
+        case .enumeration:
+            return hint == .hex || hint == .decimal || hint == .automatic
+        case .bytes, .address:
+            return hint != .decimal && hint != .binary && hint != .flag
+        case .float, .boolean, .string, .cString, .structure, .dnsName:
+            return hint == .automatic
+        }
+    }
+
+    /// What a display hint applies to, for the error when it does not.
+    private static func targets(of hint: DisplayHint) -> String {
+        switch hint {
+        case .hex: return "integers, enums and bytes"
+        case .decimal: return "integers and enums"
+        case .binary: return "integers"
+        case .flag: return "1-bit integers (u1)"
+        case .ipv4: return "u32 and 4 bytes"
+        case .mac, .ipv6, .ascii, .automatic: return "bytes"
+        }
+    }
+
+    /// A field type in words, for messages.
+    private static func describe(_ type: FieldType) -> String {
+        switch type {
+        case .integer(let integer): return "\(integer.isSigned ? "i" : "u")\(integer.bits)"
+        case .float(let bits, _): return "f\(bits)"
+        case .boolean: return "a bool"
+        case .varint(let zigzag): return zigzag ? "a zigzag" : "a varint"
+        case .bytes: return "bytes"
+        case .address(_, let display): return "an address (\(display.rawValue))"
+        case .string, .cString: return "a string"
+        case .enumeration: return "an enum"
+        case .structure: return "a struct"
+        case .array(let element, _): return "an array of \(describe(element))"
+        case .switchOn: return "any case of the switch"
+        case .dnsName: return "a dns_name"
+        }
+    }
+
+    /// The value of operations that read nothing (no fields, no cursor, no jumps), or nil.
+    private static func constantValue(of operations: ArraySlice<Program.Operation>) -> Int64? {
+        for operation in operations {
+            switch operation {
+            case .constant, .negate, .logicalNot, .bitwiseNot, .add, .subtract, .multiply, .divide, .remainder,
+                 .bitwiseAnd, .bitwiseOr, .bitwiseXor, .shiftLeft, .shiftRight,
+                 .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+                continue
+            default:
+                return nil
+            }
+        }
+        var context = ConstantContext()
+        let program = Program(operations: Array(operations), references: [], text: "", stackDepth: ProgramBuilder.stackLimit)
+        return try? program.evaluate(in: &context)
     }
 
     private static let displayHints: [String: DisplayHint] = [
@@ -626,7 +718,12 @@ struct Checker {
     private mutating func compile(_ syntax: ExpressionSyntax, scope: Scope, into builder: inout ProgramBuilder,
                                   expected: ValueType?) -> ValueType {
         switch syntax {
-        case .integer(let value, _):
+        case .integer(let magnitude, let location):
+            guard let value = Int64(exactly: magnitude) else {
+                report(.invalidValue, "integer literal \(magnitude) is out of range: expressions are 64-bit signed, "
+                       + "at most 9223372036854775807 (0x7fffffffffffffff)", at: location)
+                return .invalid
+            }
             builder.emit(.constant(value))
             return .integer
         case .boolean(let value, _):
@@ -655,6 +752,10 @@ struct Checker {
                 builder.emit(.load(builder.add(reference)))
             }
             return type
+        case .unary("-", .integer(let magnitude, _), _) where magnitude == UInt64(Int64.max) + 1:
+            // `-9223372036854775808`: Int64.min, whose magnitude alone is out of range.
+            builder.emit(.constant(Int64.min))
+            return .integer
         case .unary(let op, let operand, let location):
             let type = compile(operand, scope: scope, into: &builder, expected: nil)
             switch op {
@@ -774,9 +875,14 @@ struct Checker {
             return .boolean
         default:
             let leftType = compile(left, scope: scope, into: &builder, expected: nil)
+            let rightStart = builder.operations.count
             let rightType = compile(right, scope: scope, into: &builder, expected: nil)
             requireType(leftType, .integer, op: op, at: location)
             requireType(rightType, .integer, op: op, at: location)
+            if op == "/" || op == "%", Self.constantValue(of: builder.operations[rightStart...]) == 0 {
+                // At run time this always fails; in a @display it would silently show the plain value instead.
+                report(.invalidValue, "division by zero: the divisor \(describe(right)) is always 0", at: location)
+            }
             let operations: [String: Program.Operation] = [
                 "+": .add, "-": .subtract, "*": .multiply, "/": .divide, "%": .remainder,
                 "&": .bitwiseAnd, "|": .bitwiseOr, "^": .bitwiseXor, "<<": .shiftLeft, ">>": .shiftRight,

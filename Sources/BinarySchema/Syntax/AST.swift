@@ -95,7 +95,8 @@ indirect enum TypeSyntax {
 }
 
 indirect enum ExpressionSyntax {
-    case integer(Int64, SchemaLocation)
+    /// A literal as written, up to UInt64.max; expressions take at most Int64.max.
+    case integer(UInt64, SchemaLocation)
     case boolean(Bool, SchemaLocation)
     case name(String, SchemaLocation)
     /// `.caseName`, resolved against the enum type expected at that point.

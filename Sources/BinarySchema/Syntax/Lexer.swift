@@ -2,7 +2,8 @@
 struct Token: Sendable {
     enum Kind: Sendable, Equatable {
         case identifier(String)
-        case integer(Int64)
+        /// The literal's value, unsigned: the checker decides where more than Int64.max is allowed.
+        case integer(UInt64)
         case string(String)
         case symbol(String)
         case endOfFile
@@ -155,7 +156,7 @@ struct Lexer {
         }
     }
 
-    private mutating func lexInteger(column: Int) -> Int64 {
+    private mutating func lexInteger(column: Int) -> UInt64 {
         var radix: UInt64 = 10
         if bytes[index] == UInt8(ascii: "0"), index + 1 < bytes.count {
             switch bytes[index + 1] {
@@ -185,8 +186,7 @@ struct Lexer {
         }
         if digits == 0 { report("integer literal has no digits", column: column) }
         if overflow { report("integer literal does not fit in 64 bits", column: column) }
-        // Literals above Int64.max (e.g. 0xFFFF_FFFF_FFFF_FFFF) keep their bit pattern.
-        return Int64(bitPattern: value)
+        return value
     }
 
     private mutating func lexString(column: Int) -> String {

@@ -39,7 +39,8 @@ public struct HexDumpRenderer {
         let style = Style(enabled: options.color)
         let bytes = dissection.bytes
         let errorNode = dissection.errorNode
-        var longestPath = layout.leaves.isEmpty ? 8 : 0
+        // At least as wide as the gap labels; a path longer than the column gets one space.
+        var longestPath = 11
         for leaf in layout.leaves { longestPath = max(longestPath, paths.length(of: leaf)) }
         let pathWidth = min(36, longestPath + 2)
         let valueColumn = 6 + 7 + pathWidth
@@ -95,8 +96,9 @@ public struct HexDumpRenderer {
 
         /// What starts on the current line: fields, then runs of bytes no field claims.
         func writeAnnotations() {
-            let lineEnd = min(lineStart + 16, bytes.count)
-            while let leaf = leaves.first, dissection.nodes[leaf].byteOffset < max(lineEnd, lineStart + 1) {
+            // The last line also takes what starts at the end of the data: a failing field with no bytes.
+            let annotatedEnd = lineStart + 16 >= bytes.count ? Int.max : lineStart + 16
+            while let leaf = leaves.first, dissection.nodes[leaf].byteOffset < annotatedEnd {
                 leaves = leaves.dropFirst()
                 let node = dissection.nodes[leaf]
                 let isError = leaf == errorNode
@@ -112,7 +114,7 @@ public struct HexDumpRenderer {
                     sink.spaces(3)
                 }
                 paths.write(leaf, into: &sink)
-                sink.spaces(pathWidth - paths.length(of: leaf))
+                sink.spaces(max(1, pathWidth - paths.length(of: leaf)))
                 // The value is written in place, and laid out again only when it is too long.
                 let valueStart = sink.count
                 if isError, let error = dissection.error {
@@ -136,7 +138,7 @@ public struct HexDumpRenderer {
                 }
                 if style.enabled { style.end(into: &sink) }
             }
-            while let gap = gaps.first, gap.range.lowerBound < max(lineEnd, lineStart + 1) {
+            while let gap = gaps.first, gap.range.lowerBound < annotatedEnd {
                 gaps = gaps.dropFirst()
                 sink.append("\n      " as StaticString)
                 if style.enabled { style.beginDim(into: &sink) }

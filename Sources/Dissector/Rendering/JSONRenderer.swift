@@ -138,7 +138,12 @@ public struct JSONRenderer {
         }
         sink.append(",\"value\":" as StaticString)
         switch node.value {
-        case .unsigned(let value): sink.appendDecimal(value)
+        case .unsigned(let value):
+            if case .array = node.kind, let listed = ValueWriter.elementCount(dissection, index) {
+                sink.appendDecimal(listed)
+            } else {
+                sink.appendDecimal(value)
+            }
         case .signed(let value): sink.appendDecimal(value)
         case .float(let value):
             if value.isFinite { sink.append(String(value)) } else { sink.appendJSONString(String(value)) }

@@ -197,7 +197,11 @@ struct Layout {
         var current = layer
         var remaining = steps[...]
         if segment.firstSlot >= 0 {
-            guard let first = dissection.fieldNode(ofStruct: layer, slot: Int(segment.firstSlot)) else { return nil }
+            // A field whose walk failed inside it (an array whose later element failed) was read
+            // in part but never filled its slot: look for its node among the children.
+            guard let first = dissection.fieldNode(ofStruct: layer, slot: Int(segment.firstSlot))
+                    ?? child(of: layer, where: { node, _ in dissection.field(of: node)?.slot == Int(segment.firstSlot) })
+            else { return nil }
             current = first
             remaining = remaining.dropFirst()
         }
@@ -314,7 +318,8 @@ struct Style {
 enum Text {
     /// `text` (UTF-8) cut into lines of at most `width` characters, as byte ranges: at the last
     /// space of a line when that is past its first third, else at the width; the spaces at a
-    /// cut are dropped. Characters are counted as code points, which is what the columns use.
+    /// cut are dropped, and a backslash escape is never cut in two. Characters are counted as
+    /// code points, which is what the columns use.
     static func wrap(_ text: UnsafeBufferPointer<UInt8>, width: Int) -> [Range<Int>] {
         @inline(__always) func startsCharacter(_ byte: UInt8) -> Bool { byte & 0xC0 != 0x80 }
         var remaining = 0
@@ -323,19 +328,29 @@ enum Text {
         var lines: [Range<Int>] = []
         var start = 0
         while remaining > width {
-            // Walk `width` characters, remembering the last space.
+            // Walk `width` characters, remembering the last space and the escape (`\0`, `\x1b`)
+            // the walk is in, if any.
             var position = start
             var characters = 0
             var lastSpace: (byte: Int, characters: Int)?
+            var escape = (start: 0, end: 0, characters: 0)
             while position < text.count {
                 if startsCharacter(text[position]) {
                     if characters == width { break }
-                    if text[position] == UInt8(ascii: " ") { lastSpace = (position, characters) }
+                    if position >= escape.end {
+                        if text[position] == UInt8(ascii: " ") { lastSpace = (position, characters) }
+                        if text[position] == UInt8(ascii: "\\") {
+                            let isHex = position + 1 < text.count && text[position + 1] == UInt8(ascii: "x")
+                            escape = (position, position + (isHex ? 4 : 2), characters)
+                        }
+                    }
                     characters += 1
                 }
                 position += 1
             }
             var cut = (byte: position, characters: width)
+            // Escapes are ASCII, so their bytes are characters: never cut one in two.
+            if position < escape.end, escape.start > start { cut = (escape.start, escape.characters) }
             if let lastSpace, lastSpace.characters > width / 3 { cut = lastSpace }
             lines.append(start..<cut.byte)
             remaining -= cut.characters

@@ -43,7 +43,7 @@ enum ValueWriter {
                 sink.append(contentsOf: dissection.schema.names.structName(Int(structID)))
             }
         case .array:
-            if case .unsigned(let count) = node.value {
+            if let count = elementCount(dissection, index) {
                 sink.appendDecimal(count)
                 sink.append(count == 1 ? " element" as StaticString : " elements")
             }
@@ -79,6 +79,22 @@ enum ValueWriter {
         case .dnsName:
             sink.append(dissection.text(of: index) ?? "")
         }
+    }
+
+    /// The elements an array node lists. The walk counts only the elements it finished, so an
+    /// array holding the failing node also counts the element that failed, as the views list it.
+    static func elementCount(_ dissection: Dissection, _ index: Int) -> UInt64? {
+        let node = dissection.nodes[index]
+        guard case .unsigned(let finished) = node.value else { return nil }
+        let end = min(Int(node.subtreeEnd), dissection.nodes.count)
+        guard dissection.errorNode > index, dissection.errorNode < end else { return finished }
+        var listed: UInt64 = 0
+        var child = index + 1
+        while child < end {
+            listed += 1
+            child = max(child + 1, Int(dissection.nodes[child].subtreeEnd))
+        }
+        return listed
     }
 
     /// An integer in the notation a hint asks for; `bits` sets the digits of hex and binary.
@@ -188,7 +204,9 @@ enum ValueWriter {
         }
     }
 
-    /// Text in double quotes, with quotes, backslashes and control characters escaped.
+    /// Text in double quotes, with quotes, backslashes and control characters escaped: `\"`,
+    /// `\\`, `\n`, `\r`, `\t`, `\0` and `\x1b` for the other control bytes (the forms
+    /// ``Text/wrap(_:width:)`` keeps whole).
     private static func writeQuoted(_ text: String, into sink: inout TextSink) {
         sink.append(byte: UInt8(ascii: "\""))
         for scalar in text.unicodeScalars {
@@ -199,10 +217,11 @@ enum ValueWriter {
             case "\r": sink.append("\\r" as StaticString)
             case "\t": sink.append("\\t" as StaticString)
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    sink.append("\\u{" as StaticString)
-                    sink.append(String(scalar.value, radix: 16))
-                    sink.append(byte: UInt8(ascii: "}"))
+                if scalar.value == 0 {
+                    sink.append("\\0" as StaticString)
+                } else if scalar.value < 0x20 || scalar.value == 0x7F {
+                    sink.append("\\x" as StaticString)
+                    sink.appendHex(byte: UInt8(truncatingIfNeeded: scalar.value))
                 } else {
                     sink.append(String(scalar))
                 }
@@ -242,6 +261,9 @@ enum ValueWriter {
         let firstByte = node.bitStart >> 3
         let lastByte = (node.bitEnd - 1) >> 3
         guard lastByte >= firstByte, lastByte < dissection.bytes.count else { return false }
+        // Each byte is shown most significant bit first; under `bit_order lsb` a field's bit
+        // positions count from the least significant bit, so they are mirrored within the byte.
+        let mirrored = isLeastSignificantFirst(dissection, index)
         // Each byte is 8 bits and a space in the middle, bytes separated by a space.
         let count = (lastByte - firstByte + 1) * 10 - 1
         sink.withUnreservedBytes(count) { output in
@@ -257,7 +279,7 @@ enum ValueWriter {
                         output[position] = UInt8(ascii: " ")
                         position += 1
                     }
-                    let absolute = byteIndex * 8 + bit
+                    let absolute = byteIndex * 8 + (mirrored ? 7 - bit : bit)
                     if absolute >= node.bitStart, absolute < node.bitEnd {
                         output[position] = (byte >> UInt8(7 - bit)) & 1 == 1 ? UInt8(ascii: "1") : UInt8(ascii: "0")
                     } else {
@@ -268,5 +290,25 @@ enum ValueWriter {
             }
         }
         return true
+    }
+
+    /// Whether the node's integer was read in `bit_order lsb`: from its field's type, through
+    /// arrays and the switch cases that read the node's kind.
+    private static func isLeastSignificantFirst(_ dissection: Dissection, _ index: Int) -> Bool {
+        guard let field = dissection.field(of: index) else { return false }
+        let kind = dissection.nodes[index].kind
+        func order(of type: FieldType) -> BitOrder? {
+            switch (type, kind) {
+            case (.integer(let integer), .integer): return integer.bitOrder
+            case (.enumeration(let enumID, let base), .enumeration(let nodeEnum)) where Int32(enumID) == nodeEnum:
+                return base.bitOrder
+            case (.array(let element, _), _): return order(of: element)
+            case (.switchOn(let choice), _):
+                for entry in choice.cases { if let found = order(of: entry.type) { return found } }
+                return choice.defaultType.flatMap(order(of:))
+            default: return nil
+            }
+        }
+        return order(of: field.type) == .lsbFirst
     }
 }
