@@ -141,4 +141,21 @@ extension CommandLineTests {
         #expect(result.output.contains("USAGE"))
         #expect(result.output.contains("capture"))
     }
+
+    @Test func anEmptyFileOrStandardInputIsCalledEmpty() throws {
+        let file = Self.temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data().write(to: file)
+        let empty = try run(["-r", file.path])
+        #expect(empty.status == 1)
+        #expect(empty.error == "Error: '\(file.path)' is empty: not a pcap or pcapng file\n")
+        let emptyInput = try run(["-r", "-"], bytes: Data())
+        #expect(emptyInput.status == 1)
+        #expect(emptyInput.error == "Error: standard input is empty: not a pcap or pcapng file\n")
+        // A pipe that is not empty still reads from its first byte.
+        let data = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.capture("dns.pcap")))
+        let piped = try run(["-r", "-", "-q"], bytes: data)
+        #expect(piped.status == 0)
+        #expect(piped.error.hasPrefix("16 packets, "), "\(piped.error)")
+    }
 }
