@@ -330,7 +330,15 @@ public final class CaptureWriter {
         pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &header, packet.bytes.baseAddress)
     }
 
-    public func flush() {
-        pcap_dump_flush(dumper)
+    /// Writes out what is buffered, and reports the first write that failed since the file was
+    /// opened (a full disk, a closed pipe) with the system's reason: `write(_:)` buffers, so a
+    /// failure shows only here.
+    public func flush() throws(PcapError) {
+        errno = 0
+        let flushFailed = pcap_dump_flush(dumper) != 0
+        let reason = errno
+        if flushFailed || pcap_dump_file(dumper).map({ ferror($0) != 0 }) == true {
+            throw PcapError(kind: .write, message: reason == 0 ? "write error" : String(cString: strerror(reason)), subject: path)
+        }
     }
 }

@@ -15,7 +15,8 @@ struct CaptureCommand: ParsableCommand {
             claims is shown as raw bytes, with a note. Frames stream: each is printed as soon as \
             it is dissected and nothing is kept after, so memory stays flat however large the \
             capture. A damaged file: every packet before the damage is shown, then the error \
-            (exit status 1).
+            (exit status 1). Output that cannot be written (a full disk) is an error, exit \
+            status 1.
 
             Each frame starts with its number, capture time (UTC) and captured/original length.
 
@@ -110,6 +111,7 @@ struct CaptureCommand: ParsableCommand {
         var share = PacketShare(packets: shareSize, bytes: 0)
         var seen = 0
         var failure: PcapError?
+        var writeFailure: PcapError?
         loop: while count.map({ seen < $0 }) ?? true {
             if let deadline, Date() >= deadline { break }
             let next: Capture.BorrowedNext
@@ -124,21 +126,49 @@ struct CaptureCommand: ParsableCommand {
             case .timeout: continue
             case .packet(let packet):
                 seen += 1
-                writer?.write(packet)
-                if live { writer?.flush() }
+                if let writer {
+                    writer.write(packet)
+                    // A file is flushed once a share, which stops a failing write (a full disk)
+                    // early without a system call per packet.
+                    if live || seen % PacketPrinter.packetsPerShare == 0 {
+                        do {
+                            try writer.flush()
+                        } catch {
+                            writeFailure = error
+                            break loop
+                        }
+                    }
+                }
                 guard let output else { continue }
                 share.append(packet)
                 if share.count >= shareSize || share.byteCount >= PacketPrinter.bytesPerShare {
                     output.show(share, firstNumber: seen - share.count + 1)
+                    if output.writeError != nil { break loop }
                     // The printer keeps that share until it is dissected: the next one is new,
                     // sized like the last.
                     share = PacketShare(packets: shareSize, bytes: share.byteCount)
                 }
             }
         }
-        output?.show(share, firstNumber: seen - share.count + 1)
+        if output?.writeError == nil { output?.show(share, firstNumber: seen - share.count + 1) }
         output?.finish()
-        if quiet, let output { printError(output.totals) }
+        if writeFailure == nil {
+            do {
+                try writer?.flush()
+            } catch {
+                writeFailure = error
+            }
+        }
+        if let error = output?.writeError { throw error }
+        if let writeFailure { throw writeFailure }
+        if quiet, let output {
+            do {
+                try StandardStream.error.writeLine(output.totals)
+            } catch {
+                // Standard error is where the totals go, so there is nowhere left to say why.
+                throw ExitCode(1)
+            }
+        }
         if live { reportStatistics(of: capture, seen: seen) }
         if let failure {
             printError("Error: \(failure.description) (after \(seen) packet\(seen == 1 ? "" : "s"))")
@@ -186,7 +216,7 @@ struct CaptureCommand: ParsableCommand {
             if device.isLoopback { notes.append("loopback") }
             notes.append(device.isUp ? "up" : "down")
             line += " (\(notes.joined(separator: ", ")))"
-            Swift.print(line)
+            try StandardStream.output.writeLine(line)
         }
     }
 
@@ -224,6 +254,8 @@ final class PacketPrinter {
     private let running: DispatchSemaphore
     private var nextWorker = 0
     let threads: Int
+    /// Why standard output could not be written; after it, nothing more is written.
+    private(set) var writeError: OutputError?
 
     /// `makeWorker` makes each worker (a view of nil dissects without printing, for -q).
     init(threads: Int, makeWorker: () throws -> FrameWorker) rethrows {
@@ -241,7 +273,7 @@ final class PacketPrinter {
         guard packets.count > 0 else { return }
         guard threads > 1 else {
             workers[0].show(packets, firstNumber: firstNumber)
-            workers[0].writeOut()
+            writeOut(0)
             return
         }
         let index = nextWorker
@@ -267,8 +299,20 @@ final class PacketPrinter {
     private func drain(_ index: Int) {
         guard let group = inFlight[index] else { return }
         group.wait()
-        workers[index].writeOut()
+        writeOut(index)
         inFlight[index] = nil
+    }
+
+    private func writeOut(_ index: Int) {
+        guard writeError == nil else {
+            workers[index].discardOutput()
+            return
+        }
+        do {
+            try workers[index].writeOut()
+        } catch {
+            writeError = error
+        }
     }
 
     var totals: String {
@@ -330,20 +374,13 @@ final class FrameWorker: @unchecked Sendable {
     }
 
     /// Writes the buffer to standard output and empties it.
-    func writeOut() {
-        let buffer = sink.bytes
-        if var next = buffer.baseAddress {
-            var remaining = buffer.count
-            while remaining > 0 {
-                let written = write(STDOUT_FILENO, next, remaining)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    break
-                }
-                next += written
-                remaining -= written
-            }
-        }
+    func writeOut() throws(OutputError) {
+        defer { discardOutput() }
+        try StandardStream.output.write(UnsafeRawBufferPointer(sink.bytes))
+    }
+
+    /// Empties the buffer without writing it.
+    func discardOutput() {
         sink.removeAll()
     }
 }

@@ -43,7 +43,8 @@ struct Hex: ParsableCommand {
         var interpreter = Interpreter(schema: schema)
         let dissection = interpreter.dissect(bytes, root: rootStruct)
         let label = file.map { ($0 as NSString).lastPathComponent } ?? "frame"
-        print(view.format.render(dissection, frame: FrameInfo(label: label), options: view.renderOptions))
+        let text = Array((view.format.render(dissection, frame: FrameInfo(label: label), options: view.renderOptions) + "\n").utf8)
+        try text.withUnsafeBytes { try StandardStream.output.write($0) }
     }
 
     private func readBytes() throws -> [UInt8] {

@@ -142,6 +142,32 @@ extension CommandLineTests {
         #expect(result.output.contains("capture"))
     }
 
+    static func fullDevice() throws -> FileHandle {
+        try #require(FileHandle(forWritingAtPath: "/dev/full"))
+    }
+
+    @Test func aFullStandardOutputIsAnError() throws {
+        for view in ["summary", "tree", "json"] {
+            let result = try run(["-r", Self.capture("tcp.pcap"), "-f", view], bytes: nil, standardOutput: try Self.fullDevice())
+            #expect(result.status == 1, "\(view)")
+            #expect(result.error.contains("Error: writing to standard output failed: No space left on device"), "\(view): \(result.error)")
+        }
+        let capture = try run(["-r", Self.capture("tcp.pcap"), "-w", "-"], bytes: nil, standardOutput: try Self.fullDevice())
+        #expect(capture.status == 1)
+        #expect(capture.error.contains("Error: cannot write capture file '-': No space left on device"), "\(capture.error)")
+    }
+
+    @Test func aFullCaptureFileIsAnError() throws {
+        let result = try run(["-r", Self.capture("tcp.pcap"), "-w", "/dev/full"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("Error: cannot write capture file '/dev/full': No space left on device"), "\(result.error)")
+    }
+
+    @Test func totalsOnAFullStandardErrorFailWithoutACrash() throws {
+        let result = try run(["-r", Self.capture("tcp.pcap"), "-q"], bytes: nil, standardError: try Self.fullDevice())
+        #expect(result.status == 1)
+    }
+
     @Test func anEmptyFileOrStandardInputIsCalledEmpty() throws {
         let file = Self.temporaryFile(".pcap")
         defer { try? FileManager.default.removeItem(at: file) }
