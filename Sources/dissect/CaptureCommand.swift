@@ -58,7 +58,7 @@ struct CaptureCommand: ParsableCommand {
     @Flag(name: .customShort("p"), help: "Live: do not put the interface into promiscuous mode.")
     var noPromiscuous = false
 
-    @Option(help: ArgumentHelp("Threads dissecting a file's packets (default: one per core, up to 8). The output is the same, in the same order, whatever the number.", valueName: "n"))
+    @Option(help: ArgumentHelp("Threads dissecting a file's packets (default: one per core, up to 8; at most 64, and no more than there are shares of 256 packets to dissect). The output is the same, in the same order, whatever the number.", valueName: "n"))
     var threads: Int?
 
     @Flag(help: "Live: let the kernel batch packets (higher throughput, later output) instead of delivering each at once.")
@@ -246,8 +246,17 @@ final class PacketPrinter {
     static let bytesPerShare = 1 << 18
     /// One thread per core, up to 8.
     static var defaultThreads: Int { max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)) }
+    /// A bound on what a large `--threads` costs: each worker loads its own schemas (about
+    /// 0.2 MB and some milliseconds), and two cores or sixty-four give the same output.
+    static let maximumThreads = 64
 
-    private let workers: [FrameWorker]
+    /// The threads used when `requested` are asked for: at least one, at most ``maximumThreads``.
+    static func threadCount(requested: Int) -> Int { min(max(1, requested), maximumThreads) }
+
+    /// Made as shares need them, up to `ringSize`: a short file needs one, whatever the threads.
+    private var workers: [FrameWorker] = []
+    private let makeWorker: () throws -> FrameWorker
+    private let ringSize: Int
     /// Per worker: the share it is dissecting, until its output is written.
     private var inFlight: [DispatchGroup?]
     /// Shares dissecting right now, at most `threads` (the ring holds twice as many workers).
@@ -257,18 +266,21 @@ final class PacketPrinter {
     /// Why standard output could not be written; after it, nothing more is written.
     private(set) var writeError: OutputError?
 
-    /// `makeWorker` makes each worker (a view of nil dissects without printing, for -q).
-    init(threads: Int, makeWorker: () throws -> FrameWorker) rethrows {
-        self.threads = max(1, threads)
+    /// `makeWorker` makes each worker (a view of nil dissects without printing, for -q); the
+    /// first at once, so schemas that fail to load fail before any packet is read.
+    init(threads: Int, makeWorker: @escaping () throws -> FrameWorker) throws {
+        self.threads = Self.threadCount(requested: threads)
         // Two workers per thread: one share can be written out while the next is dissected.
-        let count = self.threads == 1 ? 1 : 2 * self.threads
-        workers = try (0..<count).map { _ in try makeWorker() }
-        inFlight = Array(repeating: nil, count: count)
+        ringSize = self.threads == 1 ? 1 : 2 * self.threads
+        self.makeWorker = makeWorker
+        inFlight = Array(repeating: nil, count: ringSize)
         running = DispatchSemaphore(value: self.threads)
+        workers.append(try makeWorker())
     }
 
     /// Dissects and prints `packets`, numbered from `firstNumber`. With one thread, before
-    /// returning; with more, in the background.
+    /// returning; with more, in the background. A worker that cannot be made (its schemas no
+    /// longer load) leaves the share to the workers there are.
     func show(_ packets: PacketShare, firstNumber: Int) {
         guard packets.count > 0 else { return }
         guard threads > 1 else {
@@ -276,8 +288,15 @@ final class PacketPrinter {
             writeOut(0)
             return
         }
-        let index = nextWorker
-        nextWorker = (nextWorker + 1) % workers.count
+        var index = nextWorker
+        if index == workers.count {
+            if let worker = try? makeWorker() {
+                workers.append(worker)
+            } else {
+                index = 0
+            }
+        }
+        nextWorker = (index + 1) % ringSize
         // The worker's previous share is the oldest in flight: its output goes next.
         drain(index)
         let worker = workers[index]
@@ -293,7 +312,10 @@ final class PacketPrinter {
 
     /// Waits for every share in flight and writes their output, oldest first.
     func finish() {
-        for step in 0..<workers.count { drain((nextWorker + step) % workers.count) }
+        for step in 0..<ringSize {
+            let index = (nextWorker + step) % ringSize
+            if index < workers.count { drain(index) }
+        }
     }
 
     private func drain(_ index: Int) {

@@ -1,4 +1,7 @@
+import BinarySchema
+@testable import dissect
 import Foundation
+import PacketCapture
 import Testing
 
 /// `dissect -r/-i …`: captures through the command line.
@@ -140,6 +143,30 @@ extension CommandLineTests {
         #expect(result.status == 0)
         #expect(result.output.contains("USAGE"))
         #expect(result.output.contains("capture"))
+    }
+
+    @Test func threadsAreCappedAndWorkersMadeOnlyWhenShareNeedsThem() throws {
+        #expect(PacketPrinter.threadCount(requested: 1000) == PacketPrinter.maximumThreads)
+        #expect(PacketPrinter.threadCount(requested: 3) == 3)
+        let schema = try SchemaLoader.loadBundled()
+        let root = try #require(schema.structType(named: "Ethernet"))
+        var made = 0
+        let printer = try PacketPrinter(threads: 1000) {
+            made += 1
+            return FrameWorker(schema: schema, root: root, view: nil, options: .init())
+        }
+        // dns.pcap: 16 packets, one share.
+        let capture = try Capture.open(file: Self.repositoryRoot.appendingPathComponent(Self.capture("dns.pcap")).path)
+        var share = PacketShare(packets: 16, bytes: 0)
+        while case .packet(let packet) = try capture.nextBorrowed() { share.append(packet) }
+        printer.show(share, firstNumber: 1)
+        printer.finish()
+        #expect(made == 1)
+        #expect(printer.totals.hasPrefix("16 packets, 1822 bytes"))
+
+        let result = try run(["-r", Self.capture("dns.pcap"), "-f", "summary", "--threads", "1000"])
+        #expect(result.status == 0)
+        #expect(result.output == (try run(["-r", Self.capture("dns.pcap"), "-f", "summary", "--threads", "1"])).output)
     }
 
     static func fullDevice() throws -> FileHandle {
