@@ -15,8 +15,9 @@ struct CaptureCommand: ParsableCommand {
             claims is shown as raw bytes, with a note. Frames stream: each is printed as soon as \
             it is dissected and nothing is kept after, so memory stays flat however large the \
             capture. A damaged file: every packet before the damage is shown, then the error \
-            (exit status 1). Output that cannot be written (a full disk) is an error, exit \
-            status 1.
+            (exit status 1). A record claiming more captured bytes than the packet's original \
+            length is dissected with a warning on standard error. Output that cannot be written \
+            (a full disk) is an error, exit status 1.
 
             Each frame starts with its number, capture time (UTC) and captured/original length.
 
@@ -112,6 +113,8 @@ struct CaptureCommand: ParsableCommand {
         var seen = 0
         var failure: PcapError?
         var writeFailure: PcapError?
+        // Without a printer (-w alone) the reading loop notes invalid lengths itself.
+        var lengthNotes = InvalidLengthNotes()
         loop: while count.map({ seen < $0 }) ?? true {
             if let deadline, Date() >= deadline { break }
             let next: Capture.BorrowedNext
@@ -139,7 +142,12 @@ struct CaptureCommand: ParsableCommand {
                         }
                     }
                 }
-                guard let output else { continue }
+                guard let output else {
+                    if packet.bytes.count > packet.originalLength {
+                        lengthNotes.note(packet: seen, captured: packet.bytes.count, original: packet.originalLength)
+                    }
+                    continue
+                }
                 share.append(packet)
                 if share.count >= shareSize || share.byteCount >= PacketPrinter.bytesPerShare {
                     output.show(share, firstNumber: seen - share.count + 1)
@@ -152,6 +160,7 @@ struct CaptureCommand: ParsableCommand {
         }
         if output?.writeError == nil { output?.show(share, firstNumber: seen - share.count + 1) }
         output?.finish()
+        lengthNotes.finish()
         if writeFailure == nil {
             do {
                 try writer?.flush()
@@ -262,6 +271,7 @@ final class PacketPrinter {
     /// Shares dissecting right now, at most `threads` (the ring holds twice as many workers).
     private let running: DispatchSemaphore
     private var nextWorker = 0
+    private var lengthNotes = InvalidLengthNotes()
     let threads: Int
     /// Why standard output could not be written; after it, nothing more is written.
     private(set) var writeError: OutputError?
@@ -316,6 +326,7 @@ final class PacketPrinter {
             let index = (nextWorker + step) % ringSize
             if index < workers.count { drain(index) }
         }
+        lengthNotes.finish()
     }
 
     private func drain(_ index: Int) {
@@ -331,7 +342,7 @@ final class PacketPrinter {
             return
         }
         do {
-            try workers[index].writeOut()
+            try workers[index].writeOut(notingLengthsIn: &lengthNotes)
         } catch {
             writeError = error
         }
@@ -345,14 +356,50 @@ final class PacketPrinter {
     }
 }
 
+/// Warnings for records that captured more bytes than the packet had on the wire: a record header
+/// no capturing tool writes (tcpdump prints `[Invalid header: len(64) < caplen(74)]` instead of
+/// the packet, tshark marks the frame malformed). The packet is still dissected, with all its
+/// captured bytes. The first few are noted one by one on standard error, the rest counted at the end.
+struct InvalidLengthNotes {
+    static let limit = 10
+    private let emit: (String) -> Void
+    private(set) var count = 0
+
+    init(emit: @escaping (String) -> Void = printError) {
+        self.emit = emit
+    }
+
+    mutating func note(packet: Int, captured: Int, original: Int) {
+        count += 1
+        guard count <= Self.limit else { return }
+        emit("warning: packet \(packet): captured length \(captured) is more than the original length \(original) (invalid record header)")
+    }
+
+    func finish() {
+        let more = count - Self.limit
+        guard more > 0 else { return }
+        emit("warning: \(more) more packet\(more == 1 ? "" : "s") with a captured length more than the original length")
+    }
+}
+
 /// An interpreter, a renderer and an output buffer. Used by one thread at a time: the printer
 /// hands a worker a share and waits for it before writing its buffer or handing it another.
 final class FrameWorker: @unchecked Sendable {
+    /// A packet whose record is invalid, and where its output starts in the buffer: its
+    /// warning goes to standard error just before it.
+    struct LengthNote {
+        var outputOffset: Int
+        let packet: Int
+        let captured: Int
+        let original: Int
+    }
+
     private let leadingPadding = CacheLinePadding()
     private var interpreter: Interpreter
     private let root: StructType
     private let renderer: ViewRenderer?
     private var sink = TextSink(capacity: 1 << 17)
+    private var lengthNotes: [LengthNote] = []
     private var packetBytes: [UInt8] = []
     private(set) var frames = 0
     private(set) var bytes = 0
@@ -371,6 +418,10 @@ final class FrameWorker: @unchecked Sendable {
             for packet in packets.records {
                 frames += 1
                 bytes += packet.count
+                if packet.count > packet.originalLength {
+                    lengthNotes.append(LengthNote(outputOffset: sink.count, packet: number, captured: packet.count,
+                                                  original: packet.originalLength))
+                }
                 // One buffer for every packet this worker dissects: emptied, refilled, never reallocated
                 // once large enough.
                 packetBytes.removeAll(keepingCapacity: true)
@@ -395,15 +446,26 @@ final class FrameWorker: @unchecked Sendable {
         }
     }
 
-    /// Writes the buffer to standard output and empties it.
-    func writeOut() throws(OutputError) {
+    /// Writes the buffer to standard output, each invalid record's warning to standard error
+    /// just before its packet, and empties the buffer.
+    func writeOut(notingLengthsIn notes: inout InvalidLengthNotes) throws(OutputError) {
         defer { discardOutput() }
-        try StandardStream.output.write(UnsafeRawBufferPointer(sink.bytes))
+        func write(_ output: UnsafeBufferPointer<UInt8>) throws(OutputError) {
+            var start = 0
+            for note in lengthNotes {
+                try StandardStream.output.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[start..<note.outputOffset])))
+                start = note.outputOffset
+                notes.note(packet: note.packet, captured: note.captured, original: note.original)
+            }
+            try StandardStream.output.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[start..<output.count])))
+        }
+        try write(sink.bytes)
     }
 
     /// Empties the buffer without writing it.
     func discardOutput() {
         sink.removeAll()
+        lengthNotes.removeAll(keepingCapacity: true)
     }
 }
 

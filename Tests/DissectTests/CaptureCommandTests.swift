@@ -145,6 +145,48 @@ extension CommandLineTests {
         #expect(result.output.contains("capture"))
     }
 
+    /// tcp.pcap with the second record's original length set 10 bytes below its captured length
+    /// (74), an invalid record header libpcap delivers as it is.
+    static func captureWithCapturedLengthOverOriginal() throws -> URL {
+        var bytes = [UInt8](try Data(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.capture("tcp.pcap"))))
+        func word(at offset: Int) -> Int {
+            Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+        }
+        let second = 24 + 16 + word(at: 24 + 8)
+        let captured = word(at: second + 8)
+        #expect(captured == 74)
+        bytes[second + 12] = UInt8(captured - 10)
+        let file = Self.temporaryFile(".pcap")
+        try Data(bytes).write(to: file)
+        return file
+    }
+
+    @Test func capturedLengthOverTheOriginalIsFlagged() throws {
+        let file = try Self.captureWithCapturedLengthOverOriginal()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let warning = "warning: packet 2: captured length 74 is more than the original length 64 (invalid record header)"
+        for arguments in [["-f", "summary"], ["-f", "json", "--threads", "3"], ["-q"]] {
+            let result = try run(["-r", file.path] + arguments)
+            #expect(result.status == 0)
+            #expect(result.error.contains(warning), "\(arguments): \(result.error)")
+            #expect(result.error.components(separatedBy: "warning:").count == 2, "\(arguments): \(result.error)")
+        }
+        let copy = Self.temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let written = try run(["-r", file.path, "-w", copy.path])
+        #expect(written.status == 0)
+        #expect(written.error.contains(warning), "\(written.error)")
+    }
+
+    @Test func invalidLengthNotesStopAfterALimitAndCountTheRest() throws {
+        var errors: [String] = []
+        var notes = InvalidLengthNotes { errors.append($0) }
+        for number in 1...(InvalidLengthNotes.limit + 5) { notes.note(packet: number, captured: 100, original: 60) }
+        notes.finish()
+        #expect(errors.count == InvalidLengthNotes.limit + 1)
+        #expect(errors.last == "warning: 5 more packets with a captured length more than the original length")
+    }
+
     @Test func threadsAreCappedAndWorkersMadeOnlyWhenShareNeedsThem() throws {
         #expect(PacketPrinter.threadCount(requested: 1000) == PacketPrinter.maximumThreads)
         #expect(PacketPrinter.threadCount(requested: 3) == 3)
