@@ -200,6 +200,7 @@ struct CaptureCommand: ParsableCommand {
         var noted = false
         // Each worker loads its own copy of the schemas, so threads share no reference-counted
         // object: retains of one shared schema from two cores contend for its cache line.
+        let symbols = quiet ? .unicode : view.symbols
         return try PacketPrinter(threads: interface == nil ? threads ?? PacketPrinter.defaultThreads : 1) {
             let schema = try schemas.load()
             var root = schema.rootStruct(forLinkType: capture.linkType)
@@ -213,7 +214,8 @@ struct CaptureCommand: ParsableCommand {
             guard let root else {
                 throw ValidationError("no schema claims link type \(capture.linkType) (\(capture.linkTypeName)), and the bundled 'Unrecognized' struct is not loaded")
             }
-            return FrameWorker(schema: schema, root: root, view: quiet ? nil : view.format, options: view.renderOptions)
+            return FrameWorker(schema: schema, root: root, view: quiet ? nil : view.format, options: view.renderOptions,
+                               symbols: symbols)
         }
     }
 
@@ -398,7 +400,10 @@ final class FrameWorker: @unchecked Sendable {
     private var interpreter: Interpreter
     private let root: StructType
     private let renderer: ViewRenderer?
+    private let symbols: SymbolSet
     private var sink = TextSink(capacity: 1 << 17)
+    /// The output with ASCII symbols, when the locale wants them.
+    private var asciiOutput: [UInt8] = []
     private var lengthNotes: [LengthNote] = []
     private var packetBytes: [UInt8] = []
     private(set) var frames = 0
@@ -406,10 +411,11 @@ final class FrameWorker: @unchecked Sendable {
     private(set) var framesWithErrors = 0
     private let trailingPadding = CacheLinePadding()
 
-    init(schema: Schema, root: StructType, view: View?, options: RenderOptions) {
+    init(schema: Schema, root: StructType, view: View?, options: RenderOptions, symbols: SymbolSet = .unicode) {
         interpreter = Interpreter(schema: schema)
         self.root = root
         renderer = view.map { ViewRenderer(view: $0, options: options) }
+        self.symbols = symbols
     }
 
     func show(_ packets: PacketShare, firstNumber: Int) {
@@ -444,6 +450,22 @@ final class FrameWorker: @unchecked Sendable {
                 if view != .summary && view != .json { sink.newline() }
             }
         }
+        if symbols == .ascii, sink.count > 0 { rewriteInASCII() }
+    }
+
+    /// Copies the buffer into `asciiOutput` with ASCII symbols, moving each note's offset with
+    /// its packet (the symbols change length).
+    private func rewriteInASCII() {
+        let text = sink.bytes
+        var start = 0
+        for index in lengthNotes.indices {
+            let end = lengthNotes[index].outputOffset
+            SymbolSet.appendASCII(of: UnsafeBufferPointer(rebasing: text[start..<end]), to: &asciiOutput)
+            lengthNotes[index].outputOffset = asciiOutput.count
+            start = end
+        }
+        SymbolSet.appendASCII(of: UnsafeBufferPointer(rebasing: text[start..<text.count]), to: &asciiOutput)
+        sink.removeAll()
     }
 
     /// Writes the buffer to standard output, each invalid record's warning to standard error
@@ -459,12 +481,25 @@ final class FrameWorker: @unchecked Sendable {
             }
             try StandardStream.output.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[start..<output.count])))
         }
-        try write(sink.bytes)
+        if asciiOutput.isEmpty {
+            try write(sink.bytes)
+        } else {
+            var failure: OutputError?
+            asciiOutput.withUnsafeBufferPointer { output in
+                do throws(OutputError) {
+                    try write(output)
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+        }
     }
 
     /// Empties the buffer without writing it.
     func discardOutput() {
         sink.removeAll()
+        asciiOutput.removeAll(keepingCapacity: true)
         lengthNotes.removeAll(keepingCapacity: true)
     }
 }

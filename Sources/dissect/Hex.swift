@@ -44,7 +44,13 @@ struct Hex: ParsableCommand {
         let dissection = interpreter.dissect(bytes, root: rootStruct)
         let label = file.map { ($0 as NSString).lastPathComponent } ?? "frame"
         let text = Array((view.format.render(dissection, frame: FrameInfo(label: label), options: view.renderOptions) + "\n").utf8)
-        try text.withUnsafeBytes { try StandardStream.output.write($0) }
+        var output: [UInt8] = []
+        if view.symbols == .ascii {
+            text.withUnsafeBufferPointer { SymbolSet.appendASCII(of: $0, to: &output) }
+        } else {
+            output = text
+        }
+        try output.withUnsafeBytes { try StandardStream.output.write($0) }
     }
 
     private func readBytes() throws -> [UInt8] {

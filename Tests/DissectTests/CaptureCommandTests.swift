@@ -253,4 +253,47 @@ extension CommandLineTests {
         #expect(piped.status == 0)
         #expect(piped.error.hasPrefix("16 packets, "), "\(piped.error)")
     }
+
+    @Test func asciiSymbolsUnlessTheLocaleIsUTF8() throws {
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["LC_ALL", "LC_CTYPE", "LANG"] { environment[name] = nil }
+        let noLocale = try run(["-r", Self.capture("tcp6.pcapng"), "-f", "tree", "-c", "1"], environment: environment)
+        #expect(noLocale.output.hasPrefix("frame 1 - 2026-11-21T06:50:34.155839279Z - 94 bytes - Ethernet > IPv6 > TCP\n"),
+                "\(noLocale.output.prefix(100))")
+        environment["LANG"] = "en_US.UTF-8"
+        environment["LC_ALL"] = "C"
+        let cLocale = try run(["-r", Self.capture("tcp6.pcapng"), "-f", "tree", "-c", "1"], environment: environment)
+        #expect(cLocale.output == noLocale.output)
+        environment["LC_ALL"] = ""
+        let utf8 = try run(["-r", Self.capture("tcp6.pcapng"), "-f", "tree", "-c", "1"], environment: environment)
+        #expect(utf8.output.hasPrefix("frame 1 · 2026-11-21T06:50:34.155839279Z · 94 bytes · Ethernet › IPv6 › TCP\n"))
+
+        // A damaged file in every text view: nothing but ASCII.
+        environment["LC_ALL"] = "POSIX"
+        let whole = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.capture("tcp.pcap")))
+        var cut = [UInt8](whole)
+        cut[24 + 8] = 40
+        cut[24 + 12] = 40
+        let file = Self.temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(cut.prefix(24 + 16 + 40)).write(to: file)
+        for view in ["fields", "hex", "tree", "summary"] {
+            let result = try run(["-r", file.path, "-f", view, "--width", "60"], environment: environment)
+            #expect(result.status == 0, "\(view): \(result.error)")
+            // The error mark: `!` for `✗` (the tree puts it before the field's name).
+            #expect(result.output.contains("! premature end of") || result.output.contains("! payload: premature end of"),
+                    "\(view): \(result.output)")
+            #expect(result.output.utf8.allSatisfy { $0 < 0x80 }, "\(view): \(result.output)")
+        }
+    }
+
+    @Test func theLocaleRuleFollowsTheCLibrary() {
+        #expect(SymbolSet(environment: [:]) == .ascii)
+        #expect(SymbolSet(environment: ["LANG": "en_US.UTF-8"]) == .unicode)
+        #expect(SymbolSet(environment: ["LANG": "de_DE.utf8"]) == .unicode)
+        #expect(SymbolSet(environment: ["LANG": "en_US.ISO-8859-1"]) == .ascii)
+        #expect(SymbolSet(environment: ["LC_CTYPE": "C.UTF-8", "LANG": "C"]) == .unicode)
+        #expect(SymbolSet(environment: ["LC_ALL": "C", "LC_CTYPE": "C.UTF-8", "LANG": "en_US.UTF-8"]) == .ascii)
+        #expect(SymbolSet(environment: ["LC_ALL": "", "LC_CTYPE": "", "LANG": "en_US.UTF-8"]) == .unicode)
+    }
 }
