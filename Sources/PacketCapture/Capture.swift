@@ -116,9 +116,27 @@ public final class Capture {
     }
 
     /// Opens a pcap or pcapng file; `-` reads standard input. Timestamps keep nanoseconds.
+    /// An empty file or input is refused as such (libpcap would say it is a truncated header).
     public static func open(file path: String) throws(PcapError) -> Capture {
         var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
-        guard let handle = pcap_open_offline_with_tstamp_precision(path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer) else {
+        // A file that will not open is left to libpcap, for its own message.
+        guard let file = path == "-" ? fdopen(STDIN_FILENO, "rb") : fopen(path, "rb") else {
+            guard let handle = pcap_open_offline_with_tstamp_precision(path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer) else {
+                throw PcapError(kind: .openFile, message: Self.text(errorBuffer), subject: path)
+            }
+            return Capture(handle: handle, source: path, nanosecondPrecision: true)
+        }
+        // One byte is read to tell an empty input from a short one, and put back: a pipe cannot
+        // be asked its size.
+        let first = getc(file)
+        if first == EOF, ferror(file) == 0 {
+            fclose(file)
+            throw PcapError(kind: .emptyFile, message: "not a pcap or pcapng file", subject: path)
+        }
+        if first != EOF { ungetc(first, file) }
+        // On success the handle owns the FILE and closes it; on failure libpcap leaves it open.
+        guard let handle = pcap_fopen_offline_with_tstamp_precision(file, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer) else {
+            fclose(file)
             throw PcapError(kind: .openFile, message: Self.text(errorBuffer), subject: path)
         }
         return Capture(handle: handle, source: path, nanosecondPrecision: true)
@@ -126,7 +144,7 @@ public final class Capture {
 
     /// Reads a pcap or pcapng file held in memory (for tests and fuzzing); the bytes are copied.
     public static func open(bytes: [UInt8]) throws(PcapError) -> Capture {
-        guard !bytes.isEmpty else { throw PcapError(kind: .openFile, message: "empty capture", subject: "<memory>") }
+        guard !bytes.isEmpty else { throw PcapError(kind: .emptyFile, message: "not a pcap or pcapng file", subject: "<memory>") }
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(1, bytes.count), alignment: 8)
         bytes.withUnsafeBytes { source in
             if let base = source.baseAddress { memory.copyMemory(from: base, byteCount: source.count) }
@@ -347,8 +365,15 @@ public final class CaptureWriter {
         pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &header, packet.bytes.baseAddress)
     }
 
-    /// Writes what is buffered to the file now.
-    public func flush() {
-        pcap_dump_flush(dumper)
+    /// Writes out what is buffered, and reports the first write that failed since the file was
+    /// opened (a full disk, a closed pipe) with the system's reason: `write(_:)` buffers, so a
+    /// failure shows only here.
+    public func flush() throws(PcapError) {
+        errno = 0
+        let flushFailed = pcap_dump_flush(dumper) != 0
+        let reason = errno
+        if flushFailed || pcap_dump_file(dumper).map({ ferror($0) != 0 }) == true {
+            throw PcapError(kind: .write, message: reason == 0 ? "write error" : String(cString: strerror(reason)), subject: path)
+        }
     }
 }

@@ -4,6 +4,8 @@ public struct PcapError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// A capture file could not be opened (missing, unreadable, not a capture).
         case openFile
+        /// A capture file, or standard input, holds no bytes at all.
+        case emptyFile
         /// An interface could not be opened or activated.
         case openInterface
         /// The interface does not exist.
@@ -31,6 +33,7 @@ public struct PcapError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .openFile: return "cannot read capture file '\(subject)': \(message)"
+        case .emptyFile: return "\(subject == "-" ? "standard input" : "'\(subject)'") is empty: \(message)"
         case .openInterface: return "cannot capture on '\(subject)': \(message)"
         case .noSuchDevice: return "no interface named '\(subject)' (dissect --list-interfaces shows them): \(message)"
         case .permissionDenied: return "no permission to capture on '\(subject)' (run as root or grant CAP_NET_RAW): \(message)"

@@ -32,7 +32,9 @@ struct CaptureCommand: ParsableCommand {
             claims is shown as raw bytes, with a note. Frames stream: each is printed as soon as \
             it is dissected and nothing is kept after, so memory stays flat however large the \
             capture. A damaged file: every packet before the damage is shown, then the error \
-            (exit status 1).
+            (exit status 1). A record claiming more captured bytes than the packet's original \
+            length is dissected with a warning on standard error. Output that cannot be written \
+            (a full disk) is an error, exit status 1.
 
             Each frame starts with its number, capture time (UTC) and captured/original length.
 
@@ -74,7 +76,7 @@ struct CaptureCommand: ParsableCommand {
     @Flag(name: .customShort("p"), help: "Live: do not put the interface into promiscuous mode.")
     var noPromiscuous = false
 
-    @Option(help: ArgumentHelp("Threads dissecting a file's packets (default: one per core, up to 8). The output is the same, in the same order, whatever the number.", valueName: "n"))
+    @Option(help: ArgumentHelp("Threads dissecting a file's packets (default: one per core, up to 8; at most 64, and no more than there are shares of 256 packets to dissect). The output is the same, in the same order, whatever the number.", valueName: "n"))
     var threads: Int?
 
     @Flag(help: "Live: let the kernel batch packets (higher throughput, later output) instead of delivering each at once.")
@@ -127,6 +129,9 @@ struct CaptureCommand: ParsableCommand {
         var share = PacketShare(packets: shareSize, bytes: 0)
         var seen = 0
         var failure: PcapError?
+        var writeFailure: PcapError?
+        // Without a printer (-w alone) the reading loop notes invalid lengths itself.
+        var lengthNotes = InvalidLengthNotes()
         loop: while count.map({ seen < $0 }) ?? true {
             if let deadline, Date() >= deadline { break }
             let next: Capture.BorrowedNext
@@ -141,21 +146,55 @@ struct CaptureCommand: ParsableCommand {
             case .timeout: continue
             case .packet(let packet):
                 seen += 1
-                writer?.write(packet)
-                if live { writer?.flush() }
-                guard let output else { continue }
+                if let writer {
+                    writer.write(packet)
+                    // A file is flushed once a share, which stops a failing write (a full disk)
+                    // early without a system call per packet.
+                    if live || seen % PacketPrinter.packetsPerShare == 0 {
+                        do {
+                            try writer.flush()
+                        } catch {
+                            writeFailure = error
+                            break loop
+                        }
+                    }
+                }
+                guard let output else {
+                    if packet.bytes.count > packet.originalLength {
+                        lengthNotes.note(packet: seen, captured: packet.bytes.count, original: packet.originalLength)
+                    }
+                    continue
+                }
                 share.append(packet)
                 if share.count >= shareSize || share.byteCount >= PacketPrinter.bytesPerShare {
                     output.show(share, firstNumber: seen - share.count + 1)
+                    if output.writeError != nil { break loop }
                     // The printer keeps that share until it is dissected: the next one is new,
                     // sized like the last.
                     share = PacketShare(packets: shareSize, bytes: share.byteCount)
                 }
             }
         }
-        output?.show(share, firstNumber: seen - share.count + 1)
+        if output?.writeError == nil { output?.show(share, firstNumber: seen - share.count + 1) }
         output?.finish()
-        if quiet, let output { printError(output.totals) }
+        lengthNotes.finish()
+        if writeFailure == nil {
+            do {
+                try writer?.flush()
+            } catch {
+                writeFailure = error
+            }
+        }
+        if let error = output?.writeError { throw error }
+        if let writeFailure { throw writeFailure }
+        if quiet, let output {
+            do {
+                try StandardStream.error.writeLine(output.totals)
+            } catch {
+                // Standard error is where the totals go, so there is nowhere left to say why.
+                throw ExitCode(1)
+            }
+        }
         if live { reportStatistics(of: capture, seen: seen) }
         if let failure {
             printError("Error: \(failure.description) (after \(seen) packet\(seen == 1 ? "" : "s"))")
@@ -178,6 +217,7 @@ struct CaptureCommand: ParsableCommand {
         var noted = false
         // Each worker loads its own copy of the schemas, so threads share no reference-counted
         // object: retains of one shared schema from two cores contend for its cache line.
+        let symbols = quiet ? .unicode : view.symbols
         return try PacketPrinter(threads: interface == nil ? threads ?? PacketPrinter.defaultThreads : 1) {
             let schema = try schemas.load()
             var root = schema.rootStruct(forLinkType: capture.linkType)
@@ -191,7 +231,8 @@ struct CaptureCommand: ParsableCommand {
             guard let root else {
                 throw ValidationError("no schema claims link type \(capture.linkType) (\(capture.linkTypeName)), and the bundled 'Unrecognized' struct is not loaded")
             }
-            return FrameWorker(schema: schema, root: root, view: quiet ? nil : view.format, options: view.renderOptions)
+            return FrameWorker(schema: schema, root: root, view: quiet ? nil : view.format, options: view.renderOptions,
+                               symbols: symbols)
         }
     }
 
@@ -203,7 +244,7 @@ struct CaptureCommand: ParsableCommand {
             if device.isLoopback { notes.append("loopback") }
             notes.append(device.isUp ? "up" : "down")
             line += " (\(notes.joined(separator: ", ")))"
-            Swift.print(line)
+            try StandardStream.output.writeLine(line)
         }
     }
 
@@ -233,36 +274,58 @@ final class PacketPrinter {
     static let bytesPerShare = 1 << 18
     /// One thread per core, up to 8.
     static var defaultThreads: Int { max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)) }
+    /// A bound on what a large `--threads` costs: each worker loads its own schemas (about
+    /// 0.2 MB and some milliseconds), and two cores or sixty-four give the same output.
+    static let maximumThreads = 64
 
-    private let workers: [FrameWorker]
+    /// The threads used when `requested` are asked for: at least one, at most ``maximumThreads``.
+    static func threadCount(requested: Int) -> Int { min(max(1, requested), maximumThreads) }
+
+    /// Made as shares need them, up to `ringSize`: a short file needs one, whatever the threads.
+    private var workers: [FrameWorker] = []
+    private let makeWorker: () throws -> FrameWorker
+    private let ringSize: Int
     /// Per worker: the share it is dissecting, until its output is written.
     private var inFlight: [DispatchGroup?]
     /// Shares dissecting right now, at most `threads` (the ring holds twice as many workers).
     private let running: DispatchSemaphore
     private var nextWorker = 0
+    private var lengthNotes = InvalidLengthNotes()
     let threads: Int
+    /// Why standard output could not be written; after it, nothing more is written.
+    private(set) var writeError: OutputError?
 
-    /// `makeWorker` makes each worker (a view of nil dissects without printing, for -q).
-    init(threads: Int, makeWorker: () throws -> FrameWorker) rethrows {
-        self.threads = max(1, threads)
+    /// `makeWorker` makes each worker (a view of nil dissects without printing, for -q); the
+    /// first at once, so schemas that fail to load fail before any packet is read.
+    init(threads: Int, makeWorker: @escaping () throws -> FrameWorker) throws {
+        self.threads = Self.threadCount(requested: threads)
         // Two workers per thread: one share can be written out while the next is dissected.
-        let count = self.threads == 1 ? 1 : 2 * self.threads
-        workers = try (0..<count).map { _ in try makeWorker() }
-        inFlight = Array(repeating: nil, count: count)
+        ringSize = self.threads == 1 ? 1 : 2 * self.threads
+        self.makeWorker = makeWorker
+        inFlight = Array(repeating: nil, count: ringSize)
         running = DispatchSemaphore(value: self.threads)
+        workers.append(try makeWorker())
     }
 
     /// Dissects and prints `packets`, numbered from `firstNumber`. With one thread, before
-    /// returning; with more, in the background.
+    /// returning; with more, in the background. A worker that cannot be made (its schemas no
+    /// longer load) leaves the share to the workers there are.
     func show(_ packets: PacketShare, firstNumber: Int) {
         guard packets.count > 0 else { return }
         guard threads > 1 else {
             workers[0].show(packets, firstNumber: firstNumber)
-            workers[0].writeOut()
+            writeOut(0)
             return
         }
-        let index = nextWorker
-        nextWorker = (nextWorker + 1) % workers.count
+        var index = nextWorker
+        if index == workers.count {
+            if let worker = try? makeWorker() {
+                workers.append(worker)
+            } else {
+                index = 0
+            }
+        }
+        nextWorker = (index + 1) % ringSize
         // The worker's previous share is the oldest in flight: its output goes next.
         drain(index)
         let worker = workers[index]
@@ -278,14 +341,30 @@ final class PacketPrinter {
 
     /// Waits for every share in flight and writes their output, oldest first.
     func finish() {
-        for step in 0..<workers.count { drain((nextWorker + step) % workers.count) }
+        for step in 0..<ringSize {
+            let index = (nextWorker + step) % ringSize
+            if index < workers.count { drain(index) }
+        }
+        lengthNotes.finish()
     }
 
     private func drain(_ index: Int) {
         guard let group = inFlight[index] else { return }
         group.wait()
-        workers[index].writeOut()
+        writeOut(index)
         inFlight[index] = nil
+    }
+
+    private func writeOut(_ index: Int) {
+        guard writeError == nil else {
+            workers[index].discardOutput()
+            return
+        }
+        do {
+            try workers[index].writeOut(notingLengthsIn: &lengthNotes)
+        } catch {
+            writeError = error
+        }
     }
 
     var totals: String {
@@ -296,24 +375,64 @@ final class PacketPrinter {
     }
 }
 
+/// Warnings for records that captured more bytes than the packet had on the wire: a record header
+/// no capturing tool writes (tcpdump prints `[Invalid header: len(64) < caplen(74)]` instead of
+/// the packet, tshark marks the frame malformed). The packet is still dissected, with all its
+/// captured bytes. The first few are noted one by one on standard error, the rest counted at the end.
+struct InvalidLengthNotes {
+    static let limit = 10
+    private let emit: (String) -> Void
+    private(set) var count = 0
+
+    init(emit: @escaping (String) -> Void = printError) {
+        self.emit = emit
+    }
+
+    mutating func note(packet: Int, captured: Int, original: Int) {
+        count += 1
+        guard count <= Self.limit else { return }
+        emit("warning: packet \(packet): captured length \(captured) is more than the original length \(original) (invalid record header)")
+    }
+
+    func finish() {
+        let more = count - Self.limit
+        guard more > 0 else { return }
+        emit("warning: \(more) more packet\(more == 1 ? "" : "s") with a captured length more than the original length")
+    }
+}
+
 /// An interpreter, a renderer and an output buffer. Used by one thread at a time: the printer
 /// hands a worker a share and waits for it before writing its buffer or handing it another.
 final class FrameWorker: @unchecked Sendable {
+    /// A packet whose record is invalid, and where its output starts in the buffer: its
+    /// warning goes to standard error just before it.
+    struct LengthNote {
+        var outputOffset: Int
+        let packet: Int
+        let captured: Int
+        let original: Int
+    }
+
     private let leadingPadding = CacheLinePadding()
     private var interpreter: Interpreter
     private let root: StructType
     private let renderer: ViewRenderer?
+    private let symbols: SymbolSet
     private var sink = TextSink(capacity: 1 << 17)
+    /// The output with ASCII symbols, when the locale wants them.
+    private var asciiOutput: [UInt8] = []
+    private var lengthNotes: [LengthNote] = []
     private var packetBytes: [UInt8] = []
     private(set) var frames = 0
     private(set) var bytes = 0
     private(set) var framesWithErrors = 0
     private let trailingPadding = CacheLinePadding()
 
-    init(schema: Schema, root: StructType, view: View?, options: RenderOptions) {
+    init(schema: Schema, root: StructType, view: View?, options: RenderOptions, symbols: SymbolSet = .unicode) {
         interpreter = Interpreter(schema: schema)
         self.root = root
         renderer = view.map { ViewRenderer(view: $0, options: options) }
+        self.symbols = symbols
     }
 
     func show(_ packets: PacketShare, firstNumber: Int) {
@@ -322,6 +441,10 @@ final class FrameWorker: @unchecked Sendable {
             for packet in packets.records {
                 frames += 1
                 bytes += packet.count
+                if packet.count > packet.originalLength {
+                    lengthNotes.append(LengthNote(outputOffset: sink.count, packet: number, captured: packet.count,
+                                                  original: packet.originalLength))
+                }
                 // One buffer for every packet this worker dissects: emptied, refilled, never reallocated
                 // once large enough.
                 packetBytes.removeAll(keepingCapacity: true)
@@ -344,24 +467,57 @@ final class FrameWorker: @unchecked Sendable {
                 if view != .summary && view != .json { sink.newline() }
             }
         }
+        if symbols == .ascii, sink.count > 0 { rewriteInASCII() }
     }
 
-    /// Writes the buffer to standard output and empties it.
-    func writeOut() {
-        let buffer = sink.bytes
-        if var next = buffer.baseAddress {
-            var remaining = buffer.count
-            while remaining > 0 {
-                let written = write(STDOUT_FILENO, next, remaining)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    break
-                }
-                next += written
-                remaining -= written
-            }
+    /// Copies the buffer into `asciiOutput` with ASCII symbols, moving each note's offset with
+    /// its packet (the symbols change length).
+    private func rewriteInASCII() {
+        let text = sink.bytes
+        var start = 0
+        for index in lengthNotes.indices {
+            let end = lengthNotes[index].outputOffset
+            SymbolSet.appendASCII(of: UnsafeBufferPointer(rebasing: text[start..<end]), to: &asciiOutput)
+            lengthNotes[index].outputOffset = asciiOutput.count
+            start = end
         }
+        SymbolSet.appendASCII(of: UnsafeBufferPointer(rebasing: text[start..<text.count]), to: &asciiOutput)
         sink.removeAll()
+    }
+
+    /// Writes the buffer to standard output, each invalid record's warning to standard error
+    /// just before its packet, and empties the buffer.
+    func writeOut(notingLengthsIn notes: inout InvalidLengthNotes) throws(OutputError) {
+        defer { discardOutput() }
+        func write(_ output: UnsafeBufferPointer<UInt8>) throws(OutputError) {
+            var start = 0
+            for note in lengthNotes {
+                try StandardStream.output.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[start..<note.outputOffset])))
+                start = note.outputOffset
+                notes.note(packet: note.packet, captured: note.captured, original: note.original)
+            }
+            try StandardStream.output.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[start..<output.count])))
+        }
+        if asciiOutput.isEmpty {
+            try write(sink.bytes)
+        } else {
+            var failure: OutputError?
+            asciiOutput.withUnsafeBufferPointer { output in
+                do throws(OutputError) {
+                    try write(output)
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    /// Empties the buffer without writing it.
+    func discardOutput() {
+        sink.removeAll()
+        asciiOutput.removeAll(keepingCapacity: true)
+        lengthNotes.removeAll(keepingCapacity: true)
     }
 }
 

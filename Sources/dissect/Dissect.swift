@@ -15,6 +15,10 @@ struct Dissect: ParsableCommand {
             Without a subcommand, dissect reads a capture file or an interface: `dissect capture --help` \
             shows -r, -i, -c, -w, -q and filters.
 
+            Outside a UTF-8 locale (the first of LC_ALL, LC_CTYPE and LANG set and not empty; none \
+            means C) the views write -, >, ! and ... for their symbols ·, ›, ✗ and …; JSON is \
+            UTF-8 always.
+
             Examples:
               dissect -r capture.pcapng -f hex 'tcp port 80'
               dissect -i eth0 -c 10 -f summary

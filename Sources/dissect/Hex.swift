@@ -43,7 +43,14 @@ struct Hex: ParsableCommand {
         var interpreter = Interpreter(schema: schema)
         let dissection = interpreter.dissect(bytes, root: rootStruct)
         let label = file.map { ($0 as NSString).lastPathComponent } ?? "frame"
-        print(view.format.render(dissection, frame: FrameInfo(label: label), options: view.renderOptions))
+        let text = Array((view.format.render(dissection, frame: FrameInfo(label: label), options: view.renderOptions) + "\n").utf8)
+        var output: [UInt8] = []
+        if view.symbols == .ascii {
+            text.withUnsafeBufferPointer { SymbolSet.appendASCII(of: $0, to: &output) }
+        } else {
+            output = text
+        }
+        try output.withUnsafeBytes { try StandardStream.output.write($0) }
     }
 
     private func readBytes() throws -> [UInt8] {

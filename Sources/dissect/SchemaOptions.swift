@@ -24,8 +24,3 @@ struct SchemaOptions: ParsableArguments {
         }
     }
 }
-
-/// Writes a line to standard error.
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
-}

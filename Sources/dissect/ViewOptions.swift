@@ -27,6 +27,11 @@ struct ViewOptions: ParsableArguments {
         RenderOptions(color: useColor, width: width ?? terminalWidth ?? 120)
     }
 
+    /// The views' symbols in the locale's character set; JSON is UTF-8 whatever the locale.
+    var symbols: SymbolSet {
+        format == .json ? .unicode : SymbolSet(environment: ProcessInfo.processInfo.environment)
+    }
+
     private var useColor: Bool {
         switch color {
         case .always: return true

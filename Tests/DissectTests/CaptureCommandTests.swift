@@ -1,4 +1,7 @@
+import BinarySchema
+@testable import dissect
 import Foundation
+import PacketCapture
 import Testing
 
 /// `dissect -r/-i …`: captures through the command line.
@@ -140,5 +143,157 @@ extension CommandLineTests {
         #expect(result.status == 0)
         #expect(result.output.contains("USAGE"))
         #expect(result.output.contains("capture"))
+    }
+
+    /// tcp.pcap with the second record's original length set 10 bytes below its captured length
+    /// (74), an invalid record header libpcap delivers as it is.
+    static func captureWithCapturedLengthOverOriginal() throws -> URL {
+        var bytes = [UInt8](try Data(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.capture("tcp.pcap"))))
+        func word(at offset: Int) -> Int {
+            Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+        }
+        let second = 24 + 16 + word(at: 24 + 8)
+        let captured = word(at: second + 8)
+        #expect(captured == 74)
+        bytes[second + 12] = UInt8(captured - 10)
+        let file = Self.temporaryFile(".pcap")
+        try Data(bytes).write(to: file)
+        return file
+    }
+
+    @Test func capturedLengthOverTheOriginalIsFlagged() throws {
+        let file = try Self.captureWithCapturedLengthOverOriginal()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let warning = "warning: packet 2: captured length 74 is more than the original length 64 (invalid record header)"
+        for arguments in [["-f", "summary"], ["-f", "json", "--threads", "3"], ["-q"]] {
+            let result = try run(["-r", file.path] + arguments)
+            #expect(result.status == 0)
+            #expect(result.error.contains(warning), "\(arguments): \(result.error)")
+            #expect(result.error.components(separatedBy: "warning:").count == 2, "\(arguments): \(result.error)")
+        }
+        let copy = Self.temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let written = try run(["-r", file.path, "-w", copy.path])
+        #expect(written.status == 0)
+        #expect(written.error.contains(warning), "\(written.error)")
+    }
+
+    @Test func invalidLengthNotesStopAfterALimitAndCountTheRest() throws {
+        var errors: [String] = []
+        var notes = InvalidLengthNotes { errors.append($0) }
+        for number in 1...(InvalidLengthNotes.limit + 5) { notes.note(packet: number, captured: 100, original: 60) }
+        notes.finish()
+        #expect(errors.count == InvalidLengthNotes.limit + 1)
+        #expect(errors.last == "warning: 5 more packets with a captured length more than the original length")
+    }
+
+    @Test func threadsAreCappedAndWorkersMadeOnlyWhenShareNeedsThem() throws {
+        #expect(PacketPrinter.threadCount(requested: 1000) == PacketPrinter.maximumThreads)
+        #expect(PacketPrinter.threadCount(requested: 3) == 3)
+        let schema = try SchemaLoader.loadBundled()
+        let root = try #require(schema.structType(named: "Ethernet"))
+        var made = 0
+        let printer = try PacketPrinter(threads: 1000) {
+            made += 1
+            return FrameWorker(schema: schema, root: root, view: nil, options: .init())
+        }
+        // dns.pcap: 16 packets, one share.
+        let capture = try Capture.open(file: Self.repositoryRoot.appendingPathComponent(Self.capture("dns.pcap")).path)
+        var share = PacketShare(packets: 16, bytes: 0)
+        while case .packet(let packet) = try capture.nextBorrowed() { share.append(packet) }
+        printer.show(share, firstNumber: 1)
+        printer.finish()
+        #expect(made == 1)
+        #expect(printer.totals.hasPrefix("16 packets, 1822 bytes"))
+
+        let result = try run(["-r", Self.capture("dns.pcap"), "-f", "summary", "--threads", "1000"])
+        #expect(result.status == 0)
+        #expect(result.output == (try run(["-r", Self.capture("dns.pcap"), "-f", "summary", "--threads", "1"])).output)
+    }
+
+    static func fullDevice() throws -> FileHandle {
+        try #require(FileHandle(forWritingAtPath: "/dev/full"))
+    }
+
+    @Test func aFullStandardOutputIsAnError() throws {
+        for view in ["summary", "tree", "json"] {
+            let result = try run(["-r", Self.capture("tcp.pcap"), "-f", view], bytes: nil, standardOutput: try Self.fullDevice())
+            #expect(result.status == 1, "\(view)")
+            #expect(result.error.contains("Error: writing to standard output failed: No space left on device"), "\(view): \(result.error)")
+        }
+        let capture = try run(["-r", Self.capture("tcp.pcap"), "-w", "-"], bytes: nil, standardOutput: try Self.fullDevice())
+        #expect(capture.status == 1)
+        #expect(capture.error.contains("Error: cannot write capture file '-': No space left on device"), "\(capture.error)")
+    }
+
+    @Test func aFullCaptureFileIsAnError() throws {
+        let result = try run(["-r", Self.capture("tcp.pcap"), "-w", "/dev/full"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("Error: cannot write capture file '/dev/full': No space left on device"), "\(result.error)")
+    }
+
+    @Test func totalsOnAFullStandardErrorFailWithoutACrash() throws {
+        let result = try run(["-r", Self.capture("tcp.pcap"), "-q"], bytes: nil, standardError: try Self.fullDevice())
+        #expect(result.status == 1)
+    }
+
+    @Test func anEmptyFileOrStandardInputIsCalledEmpty() throws {
+        let file = Self.temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data().write(to: file)
+        let empty = try run(["-r", file.path])
+        #expect(empty.status == 1)
+        #expect(empty.error == "Error: '\(file.path)' is empty: not a pcap or pcapng file\n")
+        let emptyInput = try run(["-r", "-"], bytes: Data())
+        #expect(emptyInput.status == 1)
+        #expect(emptyInput.error == "Error: standard input is empty: not a pcap or pcapng file\n")
+        // A pipe that is not empty still reads from its first byte.
+        let data = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.capture("dns.pcap")))
+        let piped = try run(["-r", "-", "-q"], bytes: data)
+        #expect(piped.status == 0)
+        #expect(piped.error.hasPrefix("16 packets, "), "\(piped.error)")
+    }
+
+    @Test func asciiSymbolsUnlessTheLocaleIsUTF8() throws {
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["LC_ALL", "LC_CTYPE", "LANG"] { environment[name] = nil }
+        let noLocale = try run(["-r", Self.capture("tcp6.pcapng"), "-f", "tree", "-c", "1"], environment: environment)
+        #expect(noLocale.output.hasPrefix("frame 1 - 2026-11-21T06:50:34.155839279Z - 94 bytes - Ethernet > IPv6 > TCP\n"),
+                "\(noLocale.output.prefix(100))")
+        environment["LANG"] = "en_US.UTF-8"
+        environment["LC_ALL"] = "C"
+        let cLocale = try run(["-r", Self.capture("tcp6.pcapng"), "-f", "tree", "-c", "1"], environment: environment)
+        #expect(cLocale.output == noLocale.output)
+        environment["LC_ALL"] = ""
+        let utf8 = try run(["-r", Self.capture("tcp6.pcapng"), "-f", "tree", "-c", "1"], environment: environment)
+        #expect(utf8.output.hasPrefix("frame 1 · 2026-11-21T06:50:34.155839279Z · 94 bytes · Ethernet › IPv6 › TCP\n"))
+
+        // A damaged file in every text view: nothing but ASCII.
+        environment["LC_ALL"] = "POSIX"
+        let whole = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.capture("tcp.pcap")))
+        var cut = [UInt8](whole)
+        cut[24 + 8] = 40
+        cut[24 + 12] = 40
+        let file = Self.temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(cut.prefix(24 + 16 + 40)).write(to: file)
+        for view in ["fields", "hex", "tree", "summary"] {
+            let result = try run(["-r", file.path, "-f", view, "--width", "60"], environment: environment)
+            #expect(result.status == 0, "\(view): \(result.error)")
+            // The error mark: `!` for `✗` (the tree puts it before the field's name).
+            #expect(result.output.contains("! premature end of") || result.output.contains("! payload: premature end of"),
+                    "\(view): \(result.output)")
+            #expect(result.output.utf8.allSatisfy { $0 < 0x80 }, "\(view): \(result.output)")
+        }
+    }
+
+    @Test func theLocaleRuleFollowsTheCLibrary() {
+        #expect(SymbolSet(environment: [:]) == .ascii)
+        #expect(SymbolSet(environment: ["LANG": "en_US.UTF-8"]) == .unicode)
+        #expect(SymbolSet(environment: ["LANG": "de_DE.utf8"]) == .unicode)
+        #expect(SymbolSet(environment: ["LANG": "en_US.ISO-8859-1"]) == .ascii)
+        #expect(SymbolSet(environment: ["LC_CTYPE": "C.UTF-8", "LANG": "C"]) == .unicode)
+        #expect(SymbolSet(environment: ["LC_ALL": "C", "LC_CTYPE": "C.UTF-8", "LANG": "en_US.UTF-8"]) == .ascii)
+        #expect(SymbolSet(environment: ["LC_ALL": "", "LC_CTYPE": "", "LANG": "en_US.UTF-8"]) == .unicode)
     }
 }

@@ -25,24 +25,40 @@ import Testing
         let error: String
     }
 
-    func run(_ arguments: [String], input: String? = nil) throws -> Run {
-        try run(arguments, bytes: input.map { Data($0.utf8) })
+    /// The environment every run gets unless a test passes its own: the test runner's, with a
+    /// UTF-8 locale pinned, so the expected `·`, `›` and `✗` do not depend on how `swift test`
+    /// was started (CI may set no locale at all, which means ASCII symbols).
+    static var utf8Environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C.UTF-8"
+        return environment
     }
 
-    func run(_ arguments: [String], bytes input: Data?) throws -> Run {
+    func run(_ arguments: [String], input: String? = nil, environment: [String: String] = utf8Environment) throws -> Run {
+        try run(arguments, bytes: input.map { Data($0.utf8) }, environment: environment)
+    }
+
+    /// Runs `dissect`; `standardOutput` or `standardError` replace the pipes that `Run` collects
+    /// (to write to /dev/full, say), leaving that part of `Run` empty.
+    func run(_ arguments: [String], bytes input: Data?, environment: [String: String] = utf8Environment,
+             standardOutput: FileHandle? = nil, standardError: FileHandle? = nil) throws -> Run {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
         process.currentDirectoryURL = Self.repositoryRoot
+        process.environment = environment
         let output = Pipe()
         let error = Pipe()
         let standardInput = Pipe()
-        process.standardOutput = output
-        process.standardError = error
+        process.standardOutput = standardOutput ?? output
+        process.standardError = standardError ?? error
         process.standardInput = standardInput
         try process.run()
         if let input { standardInput.fileHandleForWriting.write(input) }
         try standardInput.fileHandleForWriting.close()
+        // A pipe the process did not get is closed here, so reading it ends at once.
+        if standardOutput != nil { try output.fileHandleForWriting.close() }
+        if standardError != nil { try error.fileHandleForWriting.close() }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

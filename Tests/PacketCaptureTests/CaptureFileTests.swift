@@ -98,6 +98,28 @@ func temporaryFile(_ suffix: String) -> URL {
         }
     }
 
+    @Test func emptyFileIsRefusedAsEmpty() throws {
+        let file = temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data().write(to: file)
+        #expect {
+            _ = try Capture.open(file: file.path)
+        } throws: { error in
+            guard let error = error as? PcapError else { return false }
+            return error.kind == .emptyFile && error.description == "'\(file.path)' is empty: not a pcap or pcapng file"
+        }
+        #expect {
+            _ = try Capture.open(bytes: [])
+        } throws: { error in
+            (error as? PcapError)?.kind == .emptyFile
+        }
+    }
+
+    @Test func aFileIsReadFromItsFirstByteAfterTheEmptinessCheck() throws {
+        let capture = try Capture.open(file: capturePath("tcp.pcap"))
+        #expect(try packets(of: capture).count == 12)
+    }
+
     @Test func missingFileIsRefused() {
         #expect(throws: PcapError.self) { _ = try Capture.open(file: "/nonexistent/capture.pcap") }
     }
