@@ -1,3 +1,4 @@
+import BinaryIO
 import BinarySchema
 
 /// Writes paths and values straight into a ``TextSink``: the one place values become text, for
