@@ -147,6 +147,8 @@ import BinaryIO
     @Test func fastPathAgreesWithTheGeneralRead() throws {
         let seed: UInt64 = 0xFA57_0000_0000_0001
         var generator = SplitMix64(seed: seed)
+        // A fast path that always declined would pass the loop unchecked: count what it took.
+        var accepted = 0
         for _ in 0..<2000 {
             let bytes = (0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let skip = Int.random(in: 0..<64, using: &generator)
@@ -161,12 +163,14 @@ import BinaryIO
                 #expect(fast.bitPosition == skip, "a declined fast read leaves the cursor (seed \(seed))")
                 continue
             }
+            accepted += 1
             let expected = try general.readInteger(width: width, endianness: littleEndian ? .little : .big,
                                                    order: lsbFirst ? .lsbFirst : .msbFirst)
             #expect(quick.value == expected.value && quick.readAsBits == expected.readAsBits,
                     "seed \(seed): skip \(skip) width \(width) little \(littleEndian) lsb \(lsbFirst)")
             #expect(fast.bitPosition == general.bitPosition, "seed \(seed)")
         }
+        #expect(accepted >= 500, "the fast path took only \(accepted) of 2000 reads (seed \(seed))")
     }
 
     @Test func fastPathDeclinesNearTheEndAndPastTheScope() {

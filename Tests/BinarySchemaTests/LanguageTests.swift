@@ -421,12 +421,17 @@ import Testing
         let schema = """
             struct Main {
               name: cstring
-              items: u8[2]
+              items: u16[2]
               raw: bytes[len(name) + len(items)]
+              tail: u8
             }
             """
-        let result = try dissect(schema, [0x61, 0x62, 0, 1, 2, 9, 9, 9, 9])
+        // The string counts without its NUL, the array in elements (2), not bytes (4): any other
+        // count moves `tail` off the 0x55.
+        let result = try dissect(schema, [0x61, 0x62, 0, 0, 1, 0, 2, 9, 9, 9, 9, 0x55])
+        #expect(result.error == nil)
         #expect(try result.at("Main.raw").byteLength == 4)
+        #expect(try result.int("Main.tail") == 0x55)
     }
 
     @Test func arithmeticOverflowAndDivisionByZeroAreErrors() throws {

@@ -340,7 +340,7 @@ final class ExecutionPlan: @unchecked Sendable {
 /// filled once and never changed, indexed by the `Int32`s the lowering produced.
 @usableFromInline
 struct Table<Element>: ~Copyable {
-    @usableFromInline var storage: GrowableBuffer<Element>
+    var storage: GrowableBuffer<Element>
 
     init(_ elements: [Element]) {
         storage = GrowableBuffer(capacity: elements.count)
@@ -349,14 +349,14 @@ struct Table<Element>: ~Copyable {
 
     var count: Int { storage.count }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     subscript(index: Int32) -> Element { storage[Int(index)] }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     subscript(index: Int) -> Element { storage[index] }
 
     /// Elements `range` in place, valid as long as the table (its owner never changes it).
-    @inlinable @inline(__always)
+    @inline(__always)
     func elements(_ range: Range<Int>) -> UnsafeBufferPointer<Element> {
         let all = unsafe storage.elements
         precondition(range.lowerBound >= 0 && range.upperBound <= all.count, "Table range out of bounds")
