@@ -558,7 +558,9 @@ enum ShapeKind: String, CaseIterable, Sendable {
         }
         let perLevel = try measure(shape.type)
         print("nesting: \(shape) uses \(perLevel.encode) stack bytes per level encoding, \(perLevel.decode) decoding")
-        #expect(perLevel.encode > 0 && perLevel.decode > 0, "the deepest level was reached and recorded")
+        if stackAddressesAreMeaningful {
+            #expect(perLevel.encode > 0 && perLevel.decode > 0, "the deepest level was reached and recorded")
+        }
     }
 }
 
@@ -636,9 +638,11 @@ extension BinaryCodingError {
         let report = try Self.codeAtTheBound(shape.type, Self.optionSets[optionIndex])
         #expect(report.clampedLimit == Self.bound, "a nesting limit above the bound is clamped to it")
         #expect(report.roundTrips)
-        #expect(report.stackUsed > 0, "the deepest level was reached and recorded")
-        // Half the stack is left for the caller's frames and the types' own encode(to:)/init(from:).
-        #expect(report.stackUsed < UInt(Self.smallStack / 2), "\(shape): \(report.stackUsed) stack bytes at \(Self.bound) levels")
+        if stackAddressesAreMeaningful {
+            #expect(report.stackUsed > 0, "the deepest level was reached and recorded")
+            // Half the stack is left for the caller's frames and the types' own encode(to:)/init(from:).
+            #expect(report.stackUsed < UInt(Self.smallStack / 2), "\(shape): \(report.stackUsed) stack bytes at \(Self.bound) levels")
+        }
         #expect(report.deeperEncodeError?.isNestingTooDeep(limit: Self.bound) == true,
                 "encoding one level more: \(String(describing: report.deeperEncodeError))")
         #expect(report.deeperDecodeError?.isNestingTooDeep(limit: Self.bound) == true,
