@@ -28,6 +28,14 @@ struct Checker {
     /// Structs that contain each struct through some field, for `parent.x`.
     private var parentsOf: [Set<Int>] = []
     private var fields: [Field] = []
+    /// Dispatch tables by name (global: any file registers on any table, as in Wireshark).
+    private var tableIndex: [String: Int] = [:]
+    private var tableSyntax: [(syntax: TableSyntax, file: Int)] = []
+    /// Each table's key type as expressions see it (`.invalid` when the declaration is wrong).
+    private var tableKeyTypes: [ValueType] = []
+    private var tableKeyIntegers: [IntegerType?] = []
+    private var tableEntries: [[DispatchTable.Entry]] = []
+    private var tableHeuristics: [[DispatchTable.Entry]] = []
 
     init(files: [FileSyntax], visibleFiles: [Set<Int>]) {
         self.files = files
@@ -37,13 +45,158 @@ struct Checker {
     mutating func check() -> Schema? {
         collectDeclarations()
         resolveEnums()
+        resolveTables()
+        collectRegistrations()
         computeShallowFields()
         var structs: [StructType] = []
         for (id, entry) in structSyntax.enumerated() {
             structs.append(checkStruct(id: id, syntax: entry.syntax, file: entry.file))
         }
         checkContainmentCycles(structs)
-        return diagnostics.isEmpty ? Schema(structs: structs, enums: enums, fields: fields) : nil
+        let tables = tableSyntax.indices.map { index in
+            DispatchTable(name: tableSyntax[index].syntax.name, keyTypeName: Self.typeName(tableSyntax[index].syntax.keyType),
+                          keyEnumID: { if case .enumeration(let id, _) = tableKeyTypes[index] { return id } else { return nil } }(),
+                          location: tableSyntax[index].syntax.location, entries: tableEntries[index],
+                          heuristics: tableHeuristics[index])
+        }
+        return diagnostics.isEmpty ? Schema(structs: structs, enums: enums, fields: fields, dispatchTables: tables) : nil
+    }
+
+    // MARK: - Dispatch tables and registrations
+
+    private mutating func resolveTables() {
+        for (index, entry) in tableSyntax.enumerated() {
+            var keyType = ValueType.invalid
+            var integer: IntegerType?
+            if case .named(let name, _) = entry.syntax.keyType {
+                if case .integer(let builtin)? = BuiltinType.parse(name)?.resolved(defaults: defaults(of: entry.file)) {
+                    keyType = .integer
+                    integer = builtin
+                } else if case .enumeration(let id)? = lookup(name, file: entry.file)?.declaration {
+                    keyType = .enumeration(id, name: name)
+                    integer = enums.indices.contains(id) ? enums[id].base : nil
+                }
+            }
+            if integer == nil {
+                report(.typeMismatch, "the key type of table '\(entry.syntax.name)' must be an integer type or an enum",
+                       at: entry.syntax.keyType.location)
+            }
+            tableKeyTypes.append(keyType)
+            tableKeyIntegers.append(integer)
+            _ = index
+        }
+        tableEntries = Array(repeating: [], count: tableSyntax.count)
+        tableHeuristics = Array(repeating: [], count: tableSyntax.count)
+    }
+
+    /// Checks every `register` in load order and fills the tables. Two registrations that claim the same
+    /// key are an error unless the later one says `override`; exact values are looked up before ranges.
+    private mutating func collectRegistrations() {
+        for (fileIndex, file) in files.enumerated() {
+            for registration in file.registrations {
+                guard let table = tableIndex[registration.table] else {
+                    report(.unknownType, "no dispatch table '\(registration.table)'\(tableList)", at: registration.tableLocation)
+                    continue
+                }
+                for entry in registration.entries {
+                    guard let structID = registeredStruct(entry.target, file: fileIndex, at: entry.targetLocation) else { continue }
+                    let tableName = registration.table
+                    if entry.isHeuristic {
+                        if let earlier = tableHeuristics[table].first(where: { $0.structID == structID }) {
+                            report(.duplicateName, "'\(entry.target)' is already a heuristic of '\(tableName)' (\(earlier.location))",
+                                   at: entry.location)
+                            continue
+                        }
+                        let syntax = structSyntax[structID].syntax
+                        let constrained = syntax.fields.contains { field in
+                            field.expectedValue != nil || field.attributes.contains { $0.name == "assert" }
+                        }
+                        if !constrained {
+                            report(.invalidValue, "heuristic '\(entry.target)' has no constraint to claim a payload with: give a field of it an '== value' or an @assert",
+                                   at: entry.targetLocation)
+                            continue
+                        }
+                        tableHeuristics[table].append(DispatchTable.Entry(low: 0, high: 0, structID: structID,
+                                                                           isOverride: entry.isOverride, location: entry.location))
+                        continue
+                    }
+                    for key in entry.keys {
+                        guard let low = tableKey(key.low, table: table, file: fileIndex) else { continue }
+                        var high = low
+                        if let highSyntax = key.high {
+                            guard let value = tableKey(highSyntax, table: table, file: fileIndex) else { continue }
+                            guard value >= low else {
+                                report(.invalidValue, "the range \(low)...\(value) is empty: write the lower key first", at: highSyntax.location)
+                                continue
+                            }
+                            high = value
+                        }
+                        let candidate = DispatchTable.Entry(low: low, high: high, structID: structID, isOverride: entry.isOverride,
+                                                            location: key.low.location)
+                        // An exact value inside a registered range is more specific, not a conflict.
+                        if let clash = tableEntries[table].first(where: {
+                            $0.isOverride == candidate.isOverride && $0.isRange == candidate.isRange
+                                && $0.low <= candidate.high && candidate.low <= $0.high
+                        }) {
+                            let keys = clash.isRange ? "\(clash.low)...\(clash.high)" : String(clash.low)
+                            let owner = structSyntax[clash.structID].syntax.name
+                            let advice = entry.isOverride ? "only one override per key" : "write 'override' before the key to replace it"
+                            report(.duplicateName, "\(tableName) \(keys) is already registered to \(owner) at \(clash.location); \(advice)",
+                                   at: key.low.location)
+                            continue
+                        }
+                        tableEntries[table].append(candidate)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The struct a registration names, as seen from the registering file.
+    private mutating func registeredStruct(_ name: String, file: Int, at location: SchemaLocation) -> Int? {
+        if case .structure(let id)? = lookup(name, file: file)?.declaration { return id }
+        if let hidden = declarations[name] {
+            if case .structure = hidden.declaration {
+                report(.unknownType, "struct '\(name)' is declared in \(hidden.location.path), which this file does not import", at: location)
+            } else {
+                report(.typeMismatch, "a registration selects a struct; '\(name)' is not one", at: location)
+            }
+        } else {
+            report(.unknownType, "unknown struct '\(name)'", at: location)
+        }
+        return nil
+    }
+
+    /// A registration key: a constant of the table's key type (`.tcp` for an enum key) that fits its width.
+    private mutating func tableKey(_ syntax: ExpressionSyntax, table: Int, file: Int) -> Int64? {
+        let scope = Scope(structID: -1, structName: "", file: file, allFieldNames: [])
+        var builder = ProgramBuilder()
+        let before = diagnostics.count
+        let keyType = tableKeyTypes[table]
+        let type = compile(syntax, scope: scope, into: &builder, expected: keyType)
+        guard diagnostics.count == before else { return nil }
+        if !Self.comparable(type, keyType) || type == .boolean {
+            report(.typeMismatch, "a key of table '\(tableSyntax[table].syntax.name)' is \(keyType), not \(type)", at: syntax.location)
+            return nil
+        }
+        guard let value = constantValue(of: builder.finish(text: ""), at: syntax.location) else { return nil }
+        if let integer = tableKeyIntegers[table], !Self.fits(value, in: integer) {
+            report(.invalidValue, "key \(value) does not fit the key type \(Self.typeName(tableSyntax[table].syntax.keyType)) of table '\(tableSyntax[table].syntax.name)'",
+                   at: syntax.location)
+            return nil
+        }
+        return value
+    }
+
+    /// ` (tables: a, b)` for an error about an unknown table.
+    private var tableList: String {
+        tableIndex.isEmpty ? " (no table is declared; declare one with 'table NAME: u16')"
+            : " (tables: \(tableIndex.keys.sorted().joined(separator: ", ")))"
+    }
+
+    private static func typeName(_ syntax: TypeSyntax) -> String {
+        if case .named(let name, _) = syntax { return name }
+        return "?"
     }
 
     // MARK: - Declarations
@@ -64,6 +217,15 @@ struct Checker {
                 if declare(syntax.name, .alias(aliasSyntax.count), file: fileIndex, at: syntax.location) {
                     aliasSyntax.append((syntax, fileIndex))
                 }
+            }
+            for syntax in file.tables {
+                if let existing = tableIndex[syntax.name] {
+                    report(.duplicateName, "table '\(syntax.name)' is already declared at \(tableSyntax[existing].syntax.location)",
+                           at: syntax.location)
+                    continue
+                }
+                tableIndex[syntax.name] = tableSyntax.count
+                tableSyntax.append((syntax, fileIndex))
             }
         }
     }
@@ -162,7 +324,7 @@ struct Checker {
                 if name == "string" { return .string }
             }
             return .array(shallowType(base, file: file, expanding: expanding))
-        case .switchOn:
+        case .switchOn, .dispatch:
             return .varying
         }
     }
@@ -180,6 +342,10 @@ struct Checker {
             return containedStructs(base, file: file, expanding: expanding)
         case .switchOn(_, let cases, _):
             return cases.flatMap { containedStructs($0.type, file: file, expanding: expanding) }
+        case .dispatch(let name, _, _):
+            // Every struct registered on the table can be read here, so `parent.x` inside it may mean this struct.
+            guard let table = tableIndex[name] else { return [] }
+            return (tableEntries[table] + tableHeuristics[table]).map(\.structID)
         }
     }
 
@@ -405,7 +571,7 @@ struct Checker {
             return hint == .hex || hint == .decimal || hint == .automatic
         case .bytes, .address:
             return hint != .decimal && hint != .binary && hint != .flag
-        case .float, .boolean, .string, .cString, .structure, .dnsName:
+        case .float, .boolean, .string, .cString, .structure, .dnsName, .dispatch:
             return hint == .automatic
         }
     }
@@ -436,6 +602,7 @@ struct Checker {
         case .structure: return "a struct"
         case .array(let element, _): return "an array of \(describe(element))"
         case .switchOn: return "any case of the switch"
+        case .dispatch: return "a dispatch"
         case .dnsName: return "a dns_name"
         }
     }
@@ -446,7 +613,7 @@ struct Checker {
             switch operation {
             case .constant, .negate, .logicalNot, .bitwiseNot, .add, .subtract, .multiply, .divide, .remainder,
                  .bitwiseAnd, .bitwiseOr, .bitwiseXor, .shiftLeft, .shiftRight,
-                 .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+                 .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .minimum, .maximum:
                 continue
             default:
                 return nil
@@ -543,6 +710,28 @@ struct Checker {
             return .array(element: element, extent: extent)
         case .switchOn(let subjectSyntax, let caseSyntaxes, let location):
             return resolveSwitch(subjectSyntax, caseSyntaxes, location: location, scope: scope)
+        case .dispatch(let name, let keySyntaxes, let location):
+            guard let table = tableIndex[name] else {
+                report(.unknownType, "no dispatch table '\(name)'\(tableList)", at: location)
+                return .bytes(.rest)
+            }
+            if keySyntaxes.isEmpty {
+                report(.invalidValue, "'dispatch \(name)' needs at least one key, as in dispatch \(name)(type)", at: location)
+            }
+            let keyType = tableKeyTypes[table]
+            var keys: [Program] = []
+            for keySyntax in keySyntaxes {
+                var builder = ProgramBuilder()
+                let before = diagnostics.count
+                let type = compile(keySyntax, scope: scope, into: &builder, expected: keyType)
+                guard diagnostics.count == before else { continue }
+                if !Self.comparable(type, keyType) || type == .boolean {
+                    report(.typeMismatch, "a key of table '\(name)' is \(keyType), not \(type)", at: keySyntax.location)
+                    continue
+                }
+                keys.append(builder.finish(text: describe(keySyntax)))
+            }
+            return .dispatch(table: table, keys: keys)
         }
     }
 
@@ -805,13 +994,20 @@ struct Checker {
             case ("offset", 0):
                 builder.emit(.offset)
                 return .integer
+            case ("min", 2), ("max", 2):
+                for argument in arguments {
+                    let argumentType = compile(argument, scope: scope, into: &builder, expected: .integer)
+                    requireType(argumentType, .integer, op: name, at: argument.location)
+                }
+                builder.emit(name == "min" ? .minimum : .maximum)
+                return .integer
             case ("peek", 1):
                 let argumentType = compile(arguments[0], scope: scope, into: &builder, expected: .integer)
                 requireType(argumentType, .integer, op: "peek", at: arguments[0].location)
                 builder.emit(.peek)
                 return .integer
             default:
-                report(.unknownField, "unknown function '\(name)' with \(arguments.count) argument\(arguments.count == 1 ? "" : "s") (known: len(field), remaining(), offset(), peek(n))",
+                report(.unknownField, "unknown function '\(name)' with \(arguments.count) argument\(arguments.count == 1 ? "" : "s") (known: len(field), remaining(), offset(), peek(n), min(a, b), max(a, b))",
                        at: location)
                 return .invalid
             }

@@ -101,6 +101,24 @@ final class NodeStore {
         if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
     }
 
+    /// What the store holds, to roll back to with ``rollBack(to:)``.
+    struct Mark {
+        let nodes: Int
+        let frames: Int
+        let slots: Int
+        let texts: Int
+    }
+
+    var mark: Mark { Mark(nodes: nodeCount, frames: frameCount, slots: slotCount, texts: texts.count) }
+
+    /// Forgets everything appended since `mark` was taken (a heuristic that did not claim its payload).
+    func rollBack(to mark: Mark) {
+        nodes.removeLast(keeping: min(mark.nodes, nodeCount))
+        frames.removeLast(keeping: min(mark.frames, frameCount))
+        slots.removeLast(keeping: min(mark.slots, slotCount))
+        if texts.count > mark.texts { texts.removeLast(texts.count - mark.texts) }
+    }
+
     /// A copy holding just what was filled, for a dissection that outlives the next walk.
     func copy() -> NodeStore {
         let copy = NodeStore(nodeCapacity: max(4, nodeCount, slotCount, frameCount * 4))

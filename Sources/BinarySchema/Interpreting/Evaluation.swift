@@ -193,6 +193,8 @@ enum Evaluator {
         case .lessOrEqual: return left <= right ? 1 : 0
         case .greater: return left > right ? 1 : 0
         case .greaterOrEqual: return left >= right ? 1 : 0
+        case .minimum: return min(left, right)
+        case .maximum: return max(left, right)
         default: throw .overflow
         }
     }

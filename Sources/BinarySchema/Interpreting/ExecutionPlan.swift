@@ -10,6 +10,9 @@ final class ExecutionPlan: @unchecked Sendable {
         var fieldStart: Int32
         var fieldCount: Int32
         var isOffsetBase: Bool
+        /// Index among the struct's fields of the last one with a constraint, or -1: a heuristic
+        /// attempt at this struct claims its payload once that field's constraints hold.
+        var lastConstrainedField: Int32
     }
 
     struct FieldEntry {
@@ -27,7 +30,7 @@ final class ExecutionPlan: @unchecked Sendable {
 
     enum TypeKind: UInt8 {
         case integer, enumeration, float, boolean, varint, zigzag, bytes, address, string, cString
-        case structure, array, switchOn, dnsName
+        case structure, array, switchOn, dispatch, dnsName
     }
 
     enum ExtentKind: UInt8 {
@@ -62,6 +65,33 @@ final class ExecutionPlan: @unchecked Sendable {
         var type: Int32
     }
 
+    /// `dispatch table(keys...)`: the table and the programs of its keys.
+    struct DispatchSiteEntry {
+        var table: Int32
+        var keyStart: Int32
+        var keyCount: Int32
+    }
+
+    /// A table's entries in lookup order: overrides (searched in order), exact values (sorted, for a
+    /// binary search), ranges (in order), then heuristics.
+    struct DispatchTableEntry {
+        var overrideStart: Int32
+        var overrideCount: Int32
+        var exactStart: Int32
+        var exactCount: Int32
+        var rangeStart: Int32
+        var rangeCount: Int32
+        var heuristicStart: Int32
+        var heuristicCount: Int32
+    }
+
+    /// Keys `low...high` read with type `type` (a struct type); for heuristics only `type` is used.
+    struct KeyRange {
+        var low: Int64
+        var high: Int64
+        var type: Int32
+    }
+
     struct ProgramEntry {
         var operationStart: Int32
         var operationCount: Int32
@@ -86,6 +116,12 @@ final class ExecutionPlan: @unchecked Sendable {
     let types: Table<TypeEntry>
     let switches: Table<SwitchEntry>
     let cases: Table<CaseEntry>
+    let dispatchSites: Table<DispatchSiteEntry>
+    let dispatchKeys: Table<Int32>
+    let dispatchTables: Table<DispatchTableEntry>
+    let keyRanges: Table<KeyRange>
+    /// `bytes[..]`: what a dispatch reads when no entry and no heuristic claims the payload.
+    let restOfScopeType: Int32
     let constraints: Table<Int32>
     let programs: Table<ProgramEntry>
     let operations: Table<Program.Operation>
@@ -102,13 +138,16 @@ final class ExecutionPlan: @unchecked Sendable {
     let programTexts: [String]
     let referenceTexts: [String]
 
-    init(structs structTypes: [StructType]) {
+    init(structs structTypes: [StructType], tables: [DispatchTable] = []) {
         var builder = Builder()
         var structs: [StructEntry] = []
         var argumentsByField: [Int: [Int32]] = [:]
+        restOfScopeType = builder.type(.bytes(.rest))
+        for table in tables { builder.lower(table) }
         for structure in structTypes {
+            let lastConstrained = structure.fields.lastIndex { !$0.constraints.isEmpty }.map(Int32.init) ?? -1
             structs.append(StructEntry(fieldStart: Int32(builder.fields.count), fieldCount: Int32(structure.fields.count),
-                                       isOffsetBase: structure.isOffsetBase))
+                                       isOffsetBase: structure.isOffsetBase, lastConstrainedField: lastConstrained))
             // Reserve the struct's field rows first so they stay contiguous while their types are lowered.
             let start = builder.fields.count
             builder.fields.append(contentsOf: repeatElement(
@@ -137,6 +176,10 @@ final class ExecutionPlan: @unchecked Sendable {
         types = Table(builder.types)
         switches = Table(builder.switches)
         cases = Table(builder.cases)
+        dispatchSites = Table(builder.dispatchSites)
+        dispatchKeys = Table(builder.dispatchKeys)
+        dispatchTables = Table(builder.dispatchTables)
+        keyRanges = Table(builder.keyRanges)
         constraints = Table(builder.constraints)
         programs = Table(builder.programs)
         operations = Table(builder.operations)
@@ -158,6 +201,31 @@ final class ExecutionPlan: @unchecked Sendable {
         referenceTexts = builder.referenceTexts
     }
 
+    /// The struct type registered for `key`, or -1: overrides in order, exact values by binary search, ranges in order.
+    func lookup(_ key: Int64, in table: DispatchTableEntry) -> Int32 {
+        var index = table.overrideStart
+        while index < table.overrideStart + table.overrideCount {
+            let entry = keyRanges[index]
+            if entry.low <= key, key <= entry.high { return entry.type }
+            index += 1
+        }
+        var low = table.exactStart
+        var high = table.exactStart + table.exactCount
+        while low < high {
+            let middle = low + (high - low) / 2
+            let entry = keyRanges[middle]
+            if entry.low == key { return entry.type }
+            if entry.low < key { low = middle + 1 } else { high = middle }
+        }
+        index = table.rangeStart
+        while index < table.rangeStart + table.rangeCount {
+            let entry = keyRanges[index]
+            if entry.low <= key, key <= entry.high { return entry.type }
+            index += 1
+        }
+        return -1
+    }
+
     /// The operations of program `index`.
     @inline(__always)
     func operations(of index: Int32) -> UnsafeBufferPointer<Program.Operation> {
@@ -170,6 +238,10 @@ final class ExecutionPlan: @unchecked Sendable {
         var types: [TypeEntry] = []
         var switches: [SwitchEntry] = []
         var cases: [CaseEntry] = []
+        var dispatchSites: [DispatchSiteEntry] = []
+        var dispatchKeys: [Int32] = []
+        var dispatchTables: [DispatchTableEntry] = []
+        var keyRanges: [KeyRange] = []
         var constraints: [Int32] = []
         var programs: [ProgramEntry] = []
         var operations: [Program.Operation] = []
@@ -297,6 +369,12 @@ final class ExecutionPlan: @unchecked Sendable {
                 lower(extent, into: &entry)
             case .switchOn(let switchType):
                 entry = TypeEntry(kind: .switchOn, target: lower(switchType))
+            case .dispatch(let table, let keys):
+                let keyPrograms = keys.map { program($0) }
+                dispatchSites.append(DispatchSiteEntry(table: Int32(table), keyStart: Int32(dispatchKeys.count),
+                                                       keyCount: Int32(keyPrograms.count)))
+                dispatchKeys.append(contentsOf: keyPrograms)
+                entry = TypeEntry(kind: .dispatch, target: Int32(dispatchSites.count - 1))
             case .dnsName:
                 entry = TypeEntry(kind: .dnsName)
             }
@@ -315,6 +393,26 @@ final class ExecutionPlan: @unchecked Sendable {
                 entry.extentKind = .until
                 entry.extent = self.program(program)
             }
+        }
+
+        /// Appends table `table`'s entries; tables are lowered in order, so its index is its position.
+        mutating func lower(_ table: DispatchTable) {
+            func ranges(_ entries: [DispatchTable.Entry], _ builder: inout Builder) -> (Int32, Int32) {
+                let start = Int32(builder.keyRanges.count)
+                for entry in entries {
+                    let type = builder.type(.structure(structID: entry.structID))
+                    builder.keyRanges.append(KeyRange(low: entry.low, high: entry.high, type: type))
+                }
+                return (start, Int32(entries.count))
+            }
+            let entries = table.lookupOrder
+            let overrides = ranges(entries.filter(\.isOverride), &self)
+            let exact = ranges(entries.filter { !$0.isOverride && !$0.isRange }.sorted { $0.low < $1.low }, &self)
+            let spans = ranges(entries.filter { !$0.isOverride && $0.isRange }, &self)
+            let heuristics = ranges(table.heuristics, &self)
+            dispatchTables.append(DispatchTableEntry(
+                overrideStart: overrides.0, overrideCount: overrides.1, exactStart: exact.0, exactCount: exact.1,
+                rangeStart: spans.0, rangeCount: spans.1, heuristicStart: heuristics.0, heuristicCount: heuristics.1))
         }
 
         private mutating func lower(_ switchType: SwitchType) -> Int32 {

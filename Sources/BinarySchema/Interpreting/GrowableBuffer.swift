@@ -9,8 +9,9 @@
 ///   ``elements``, which is valid only until the next append, reset or deinit.
 /// - Capacity and count: `0 <= count <= capacity`, and `capacity >= 1`.
 /// - Initialization: elements `0..<count` are initialized, `count..<capacity` are not.
-///   Appends initialize the element at `count` before counting it; ``removeAll()`` and
-///   `deinit` deinitialize `0..<count` (free for the plain values stored here).
+///   Appends initialize the element at `count` before counting it; ``removeAll()``,
+///   ``removeLast(keeping:)`` and `deinit` deinitialize what they drop (free for the plain
+///   values stored here).
 /// - Growth: when an append finds `count == capacity`, the elements move to a new block of
 ///   twice the capacity (at least 16) and the old block is freed.
 /// - Access: every index is checked against `count`; an index outside it traps rather than
@@ -36,6 +37,13 @@ struct GrowableBuffer<Element>: ~Copyable {
     mutating func removeAll() {
         unsafe base.deinitialize(count: count)
         count = 0
+    }
+
+    /// Drops the elements from `kept` on, keeping the first `kept` (which must be at most ``count``).
+    mutating func removeLast(keeping kept: Int) {
+        precondition(kept >= 0 && kept <= count, "GrowableBuffer removeLast(keeping:) out of range")
+        unsafe (base + kept).deinitialize(count: count - kept)
+        count = kept
     }
 
     /// Appends `element`; returns its index.

@@ -40,6 +40,9 @@ public struct Interpreter {
     private var currentFrame: Int32 = -1
     private var currentElement: Int32 = -1
     private var depth = 0
+    /// The frame a heuristic attempt will give its struct until that struct claims its payload
+    /// (its last constraint held), or -1: an error before then rolls the attempt back.
+    private var unclaimedHeuristicFrame: Int32 = -1
     /// The error being thrown up as ``Stop``; set by `failure`.
     private var pendingError: DissectionError?
 
@@ -84,6 +87,7 @@ public struct Interpreter {
         currentFrame = -1
         currentElement = -1
         depth = 0
+        unclaimedHeuristicFrame = -1
         pendingError = nil
         do {
             _ = try parseStruct(Int32(root), fieldID: -1, parent: -1, arrayIndex: -1)
@@ -147,6 +151,7 @@ public struct Interpreter {
                 node = read
             }
             state.slots[slotBase + Int(field.slot)] = node
+            guard field.constraintCount > 0 else { continue }
             var constraint = field.constraintStart
             while constraint < field.constraintStart + field.constraintCount {
                 let program = plan.constraints[constraint]
@@ -154,6 +159,9 @@ public struct Interpreter {
                     throw failure(at: node, .constraintViolated(expression: plan.programTexts[Int(program)]))
                 }
                 constraint += 1
+            }
+            if frameIndex == unclaimedHeuristicFrame, fieldIndex - 1 - structure.fieldStart == structure.lastConstrainedField {
+                unclaimedHeuristicFrame = -1
             }
         }
         return nodeIndex
@@ -282,8 +290,56 @@ public struct Interpreter {
         case .switchOn:
             let chosen = try choose(type.target, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
             return try parseValue(chosen, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .dispatch:
+            return try parseDispatch(type.target, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .dnsName:
             return try parseDNSName(fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        }
+    }
+
+    // MARK: - Dispatch tables
+
+    /// Reads the struct the table holds for the first key that has one; else the first heuristic
+    /// that claims the payload; else the payload as bytes.
+    private mutating func parseDispatch(_ siteIndex: Int32, typeIndex: Int32, fieldID: Int32, parent: Int32,
+                                        arrayIndex: Int32) throws(Stop) -> Int32 {
+        let site = plan.dispatchSites[siteIndex]
+        let table = plan.dispatchTables[site.table]
+        var keyIndex = site.keyStart
+        while keyIndex < site.keyStart + site.keyCount {
+            let key = try evaluate(plan.dispatchKeys[keyIndex], fieldID: fieldID, type: typeIndex, parent: parent,
+                                   arrayIndex: arrayIndex)
+            let chosen = plan.lookup(key, in: table)
+            if chosen >= 0 { return try parseValue(chosen, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex) }
+            keyIndex += 1
+        }
+        var heuristic = table.heuristicStart
+        while heuristic < table.heuristicStart + table.heuristicCount {
+            if let node = try attempt(plan.keyRanges[heuristic].type, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex) {
+                return node
+            }
+            heuristic += 1
+        }
+        return try parseValue(plan.restOfScopeType, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+    }
+
+    /// Tries a heuristic struct on the payload. Nil, with everything it recorded forgotten, when it
+    /// stops before its last constraint held (it does not claim the payload); once it has claimed
+    /// the payload, its errors are the walk's.
+    private mutating func attempt(_ typeIndex: Int32, fieldID: Int32, parent: Int32, arrayIndex: Int32) throws(Stop) -> Int32? {
+        let mark = state.mark
+        let start = reader.bitPosition
+        let savedClaim = unclaimedHeuristicFrame
+        unclaimedHeuristicFrame = Int32(truncatingIfNeeded: mark.frames)
+        defer { unclaimedHeuristicFrame = savedClaim }
+        do {
+            return try parseValue(typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        } catch {
+            guard unclaimedHeuristicFrame == Int32(truncatingIfNeeded: mark.frames) else { throw error }
+            state.rollBack(to: mark)
+            try? reader.seek(toBit: start)
+            pendingError = nil
+            return nil
         }
     }
 
@@ -625,7 +681,7 @@ public struct Interpreter {
         case .dnsName: return .dnsName
         case .structure: return .structure(structID: type.target)
         case .array: return .array
-        case .bytes, .address, .switchOn: return .bytes
+        case .bytes, .address, .switchOn, .dispatch: return .bytes
         }
     }
 }

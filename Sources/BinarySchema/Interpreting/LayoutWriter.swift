@@ -271,6 +271,9 @@ package struct LayoutWriter {
         case .switchOn:
             let chosen = try choose(type.target, fieldID, parent)
             return try writeValue(chosen, value, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .dispatch:
+            let chosen = try chooseDispatch(type.target, value, fieldID, parent)
+            return try writeValue(chosen, value, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .dnsName:
             guard case .text(let name) = value else {
                 throw failure(fieldID, parent, "expected a domain name, got \(Self.describe(value))", outOfRange: true)
@@ -345,6 +348,20 @@ package struct LayoutWriter {
         }
         if entry.defaultType >= 0 { return entry.defaultType }
         throw failure(fieldID, parent, "no switch case matches the values written before it")
+    }
+
+    /// As the interpreter reads: the struct of the first key the table holds; else, for a struct
+    /// value, the first heuristic (which the reader will try first); else the bytes.
+    private mutating func chooseDispatch(_ siteIndex: Int32, _ value: LayoutValue, _ fieldID: Int32,
+                                         _ parent: Int32) throws -> Int32 {
+        let site = plan.dispatchSites[siteIndex]
+        let table = plan.dispatchTables[site.table]
+        for keyIndex in site.keyStart..<(site.keyStart + site.keyCount) {
+            let chosen = plan.lookup(try evaluate(plan.dispatchKeys[keyIndex], fieldID, parent), in: table)
+            if chosen >= 0 { return chosen }
+        }
+        if case .fields = value, table.heuristicCount > 0 { return plan.keyRanges[table.heuristicStart].type }
+        return plan.restOfScopeType
     }
 
     // MARK: - Helpers

@@ -19,6 +19,8 @@ package final class Program: Sendable {
         case add, subtract, multiply, divide, remainder
         case bitwiseAnd, bitwiseOr, bitwiseXor, shiftLeft, shiftRight
         case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+        /// `min(a, b)`, `max(a, b)`.
+        case minimum, maximum
         /// Pop; jump to the operation at the index when the popped value is zero.
         case jumpIfZero(Int32)
         /// Pop; jump to the operation at the index when the popped value is not zero.

@@ -11,14 +11,17 @@ public final class Schema: Sendable {
     public let fields: [Field]
     /// Every name as UTF-8 in one buffer, for fast rendering.
     package let names: NameTable
+    /// The dispatch tables (`table udp.port: u16`) with every registration on them, in declaration order.
+    package let dispatchTables: [DispatchTable]
     let structsByName: [String: Int]
     let linkTypes: [Int: Int]
     let plan: ExecutionPlan
 
-    init(structs: [StructType], enums: [EnumType], fields: [Field]) {
+    init(structs: [StructType], enums: [EnumType], fields: [Field], dispatchTables: [DispatchTable] = []) {
         self.structs = structs
         self.enums = enums
         self.fields = fields
+        self.dispatchTables = dispatchTables
         self.names = NameTable(fields: fields, structs: structs, enums: enums)
         var byName: [String: Int] = [:]
         var links: [Int: Int] = [:]
@@ -28,7 +31,7 @@ public final class Schema: Sendable {
         }
         self.structsByName = byName
         self.linkTypes = links
-        self.plan = ExecutionPlan(structs: structs)
+        self.plan = ExecutionPlan(structs: structs, tables: dispatchTables)
     }
 
     /// The struct named `name`, if any.
@@ -203,11 +206,13 @@ package enum FieldType: Sendable {
     case structure(structID: Int)
     indirect case array(element: FieldType, extent: Extent)
     case switchOn(SwitchType)
+    /// `dispatch table(keys...)`: index into ``Schema/dispatchTables`` and the key programs, tried in order.
+    case dispatch(table: Int, keys: [Program])
     case dnsName
 
     var isByteGranular: Bool {
         switch self {
-        case .integer, .enumeration, .structure, .switchOn: return false
+        case .integer, .enumeration, .structure, .switchOn, .dispatch: return false
         default: return true
         }
     }
@@ -284,5 +289,61 @@ public final class Field: Sendable {
         let words = name.dropFirst(leading.count).split(separator: "_", omittingEmptySubsequences: true)
         guard let first = words.first else { return name }
         return String(leading) + first + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+}
+
+/// A dispatch table: keys (ports, EtherTypes, protocol numbers) mapped to the structs that read
+/// the payload, filled by `register` declarations in any file, and heuristic structs tried when
+/// no key matches. Wireshark's dissector tables and heuristic lists are the model.
+package final class DispatchTable: Sendable {
+    /// One registration: a key range (one value when `low == high`) or a heuristic, and its struct.
+    package struct Entry: Sendable {
+        package let low: Int64
+        package let high: Int64
+        package let structID: Int
+        package let isOverride: Bool
+        /// Where it was registered (`dissect -d` entries have the path `<command line>`).
+        package let location: SchemaLocation
+
+        package var isRange: Bool { low != high }
+    }
+
+    /// The table's name, e.g. `udp.port`.
+    package let name: String
+    /// The key type as written (`u16`, `EtherType`).
+    package let keyTypeName: String
+    /// The enum whose case names the keys are, if the key type is an enum.
+    package let keyEnumID: Int?
+    package let location: SchemaLocation
+    /// Exact values and ranges, in registration order; overridden entries are already removed.
+    package let entries: [Entry]
+    /// Structs tried in order when no key matches; each claims the payload when its constraints hold.
+    package let heuristics: [Entry]
+
+    init(name: String, keyTypeName: String, keyEnumID: Int?, location: SchemaLocation, entries: [Entry], heuristics: [Entry]) {
+        self.name = name
+        self.keyTypeName = keyTypeName
+        self.keyEnumID = keyEnumID
+        self.location = location
+        self.entries = entries
+        self.heuristics = heuristics
+    }
+
+    /// The entries in the order a key is looked up: overrides (exact values, then ranges, each
+    /// in order), then the other exact values, then the other ranges.
+    package var lookupOrder: [Entry] {
+        entries.filter { $0.isOverride && !$0.isRange } + entries.filter { $0.isOverride && $0.isRange }
+            + entries.filter { !$0.isOverride && !$0.isRange } + entries.filter { !$0.isOverride && $0.isRange }
+    }
+
+    /// The struct registered for `key`, by ``lookupOrder``.
+    package func structID(for key: Int64) -> Int? {
+        lookupOrder.first { $0.low <= key && key <= $0.high }?.structID
+    }
+
+    /// A copy with `entry`, an override, looked up before every other entry (a `dissect -d` decode-as).
+    func overriding(with entry: Entry) -> DispatchTable {
+        DispatchTable(name: name, keyTypeName: keyTypeName, keyEnumID: keyEnumID, location: location,
+                      entries: [entry] + entries, heuristics: heuristics)
     }
 }

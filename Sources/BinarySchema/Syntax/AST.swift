@@ -9,6 +9,39 @@ struct FileSyntax {
     var structs: [StructSyntax] = []
     var enums: [EnumSyntax] = []
     var aliases: [AliasSyntax] = []
+    var tables: [TableSyntax] = []
+    var registrations: [RegistrationSyntax] = []
+}
+
+/// `table udp.port: u16`: a dispatch table that any file can register structs on.
+struct TableSyntax {
+    let name: String
+    let keyType: TypeSyntax
+    let location: SchemaLocation
+}
+
+/// `register udp.port { 53, 5353 => DNS  heuristic TLS }`: entries added to a table declared anywhere.
+struct RegistrationSyntax {
+    struct Key {
+        let low: ExpressionSyntax
+        /// `low...high`; nil for one value.
+        let high: ExpressionSyntax?
+    }
+
+    struct Entry {
+        /// Empty for a heuristic entry.
+        let keys: [Key]
+        let isHeuristic: Bool
+        /// `override`: replaces an earlier registration of the same keys instead of being an error.
+        let isOverride: Bool
+        let target: String
+        let targetLocation: SchemaLocation
+        let location: SchemaLocation
+    }
+
+    let table: String
+    let tableLocation: SchemaLocation
+    let entries: [Entry]
 }
 
 /// `typealias Name = Type`: expanded where used, so names in its expressions resolve in the using struct.
@@ -86,10 +119,14 @@ indirect enum TypeSyntax {
     case subscripted(TypeSyntax, Extent, SchemaLocation)
     /// `switch subject { pattern => Type ... }`; with no subject, patterns are conditions.
     case switchOn(ExpressionSyntax?, [SwitchCase], SchemaLocation)
+    /// `dispatch udp.port(src_port, dst_port)`: the struct a table holds for the first key that has one.
+    case dispatch(String, [ExpressionSyntax], SchemaLocation)
 
     var location: SchemaLocation {
         switch self {
-        case .named(_, let location), .subscripted(_, _, let location), .switchOn(_, _, let location): return location
+        case .named(_, let location), .subscripted(_, _, let location), .switchOn(_, _, let location),
+            .dispatch(_, _, let location):
+            return location
         }
     }
 }

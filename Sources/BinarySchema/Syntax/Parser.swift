@@ -74,6 +74,18 @@ struct Parser {
             file.aliases.append(AliasSyntax(name: name, type: try parseType(), location: location(of: nameToken)))
             return
         }
+        if token.isKeyword("table") {
+            advance()
+            let name = try parseTableName()
+            try expectSymbol(":")
+            file.tables.append(TableSyntax(name: name, keyType: try parseType(), location: location(of: token)))
+            return
+        }
+        if token.isKeyword("register") {
+            advance()
+            file.registrations.append(try parseRegistration())
+            return
+        }
         let attributes = try parseAttributes()
         if current.isKeyword("struct") {
             advance()
@@ -82,8 +94,72 @@ struct Parser {
             advance()
             file.enums.append(try parseEnum(attributes: attributes))
         } else {
-            throw fail("expected 'struct', 'enum', 'typealias', 'import', 'endian' or 'bit_order', found \(current.describedForError)")
+            throw fail("expected 'struct', 'enum', 'typealias', 'table', 'register', 'import', 'endian' or 'bit_order', found \(current.describedForError)")
         }
+    }
+
+    /// A table name: identifiers joined by dots, as Wireshark names its tables (`udp.port`, `ethertype`).
+    private mutating func parseTableName() throws(Failure) -> String {
+        var name = try expectIdentifier("a table name such as udp.port")
+        // Written without spaces: in `register ethertype .arp => ARP` the `.arp` is a key.
+        while current.isSymbol("."), current.offset == previous.offset + (previous.identifier?.utf8.count ?? 0),
+              position + 1 < tokens.count, tokens[position + 1].offset == current.offset + 1 {
+            advance()
+            name += "." + (try expectIdentifier("a table name after '.'"))
+        }
+        return name
+    }
+
+    /// `register TABLE { entries }` or `register TABLE entry`.
+    private mutating func parseRegistration() throws(Failure) -> RegistrationSyntax {
+        let tableToken = current
+        let table = try parseTableName()
+        var entries: [RegistrationSyntax.Entry] = []
+        if current.isSymbol("{") {
+            advance()
+            while !current.isSymbol("}") {
+                if current.isEOF { throw fail("expected '}' to close the registrations on '\(table)'") }
+                entries.append(try parseRegistrationEntry())
+                if current.isSymbol(",") || current.isSymbol(";") { advance() }
+            }
+            advance()
+        } else {
+            entries.append(try parseRegistrationEntry())
+        }
+        return RegistrationSyntax(table: table, tableLocation: location(of: tableToken), entries: entries)
+    }
+
+    /// `[override] KEY[...KEY], ... => Struct` or `[override] heuristic Struct`.
+    private mutating func parseRegistrationEntry() throws(Failure) -> RegistrationSyntax.Entry {
+        let start = current
+        var isOverride = false
+        if current.isKeyword("override") {
+            isOverride = true
+            advance()
+        }
+        if current.isKeyword("heuristic") {
+            advance()
+            let targetToken = current
+            let target = try expectIdentifier("the struct to try")
+            return .init(keys: [], isHeuristic: true, isOverride: isOverride, target: target,
+                         targetLocation: location(of: targetToken), location: location(of: start))
+        }
+        var keys: [RegistrationSyntax.Key] = []
+        repeat {
+            if current.isSymbol(",") { advance() }
+            let low = try parseExpression()
+            var high: ExpressionSyntax?
+            if current.isSymbol("...") {
+                advance()
+                high = try parseExpression()
+            }
+            keys.append(.init(low: low, high: high))
+        } while current.isSymbol(",")
+        try expectSymbol("=>")
+        let targetToken = current
+        let target = try expectIdentifier("the struct the keys select")
+        return .init(keys: keys, isHeuristic: false, isOverride: isOverride, target: target,
+                     targetLocation: location(of: targetToken), location: location(of: start))
     }
 
     private mutating func parseStruct(attributes: [AttributeSyntax]) throws(Failure) -> StructSyntax {
@@ -182,6 +258,20 @@ struct Parser {
         if start.isKeyword("switch") {
             advance()
             return try parseSwitch(location: location(of: start))
+        }
+        if start.isKeyword("dispatch"), position + 1 < tokens.count, tokens[position + 1].identifier != nil {
+            advance()
+            let table = try parseTableName()
+            try expectSymbol("(")
+            var keys: [ExpressionSyntax] = []
+            while !current.isSymbol(")") {
+                keys.append(try parseExpression())
+                if current.isSymbol(",") { advance() } else if !current.isSymbol(")") {
+                    throw fail("expected ',' or ')' in the keys of 'dispatch \(table)'")
+                }
+            }
+            advance()
+            return .dispatch(table, keys, location(of: start))
         }
         let name = try expectIdentifier("a type")
         var type = TypeSyntax.named(name, location(of: start))
@@ -379,7 +469,7 @@ struct Parser {
     /// Skips to the next top-level declaration keyword.
     private mutating func recoverToDeclaration() {
         while !current.isEOF {
-            if let word = current.identifier, ["struct", "enum", "typealias", "import", "endian", "bit_order"].contains(word),
+            if let word = current.identifier, ["struct", "enum", "typealias", "table", "register", "import", "endian", "bit_order"].contains(word),
                position == 0 || previous.line < current.line {
                 return
             }
