@@ -38,7 +38,13 @@ struct SchemaCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the structs that can be a --root, with their protocol names and link types."
+            abstract: "List the structs that can be a --root, and every dispatch table with who registered each entry.",
+            discussion: """
+                Structs: name, protocol name, link types, file. Dispatch tables: each key (or range) \
+                with the struct it selects and the file:line that registered it, in the order a key \
+                is looked up: overrides (including --decode-as), exact values, ranges; then the \
+                heuristics, tried in the order shown.
+                """
         )
 
         @OptionGroup var schemas: SchemaOptions
@@ -51,9 +57,40 @@ struct SchemaCommand: ParsableCommand {
                 if !structure.linkTypes.isEmpty {
                     line += "  linktype \(structure.linkTypes.map(String.init).joined(separator: ", "))"
                 }
-                line += "  \(structure.location.path.split(separator: "/").last.map(String.init) ?? "")"
+                line += "  \(Self.fileName(structure.location))"
                 print(line)
             }
+            for table in schema.dispatchTables.sorted(by: { $0.name < $1.name }) {
+                print("")
+                print("table \(table.name): \(table.keyTypeName)  \(Self.fileName(table.location)):\(table.location.line)")
+                let rows = table.lookupOrder.map { entry in
+                    (Self.keys(entry, table, schema) + (entry.isOverride ? " (override)" : ""), entry)
+                } + table.heuristics.map { ("heuristic", $0) }
+                let width = rows.map(\.0.count).max() ?? 0
+                for (keys, entry) in rows {
+                    let target = schema.structs[entry.structID]
+                    let name = target.name + (target.protocolAbbreviation.map { " (\($0))" } ?? "")
+                    let padded = keys.padding(toLength: width, withPad: " ", startingAt: 0)
+                    print("  \(padded)  => \(name)  \(Self.fileName(entry.location)):\(entry.location.line)")
+                }
+                if rows.isEmpty { print("  (nothing registered)") }
+            }
+        }
+
+        private static func fileName(_ location: SchemaLocation) -> String {
+            location.path.split(separator: "/").last.map(String.init) ?? location.path
+        }
+
+        /// `53`, `8000...8100`, or for an enum key `ipv4 (0x0800)`.
+        private static func keys(_ entry: DispatchTable.Entry, _ table: DispatchTable, _ schema: Schema) -> String {
+            func key(_ value: Int64) -> String {
+                guard let enumID = table.keyEnumID, schema.enums.indices.contains(enumID) else { return String(value) }
+                let digits = String(UInt64(bitPattern: value), radix: 16)
+                let width = (schema.enums[enumID].base.bits + 3) / 4
+                let hex = "0x" + String(repeating: "0", count: max(0, width - digits.count)) + digits
+                return schema.enums[enumID].caseName(for: value).map { "\($0) (\(hex))" } ?? hex
+            }
+            return entry.isRange ? "\(key(entry.low))...\(key(entry.high))" : key(entry.low)
         }
     }
 }

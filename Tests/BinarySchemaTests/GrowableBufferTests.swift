@@ -15,6 +15,23 @@ import Testing
         #expect(Array(buffer.elements) == [10, 21])
     }
 
+    /// A heuristic that does not claim its payload rolls the tables back this way.
+    @Test func removeLastKeepsThePrefixAndItsMemory() {
+        var buffer = GrowableBuffer<Int32>(capacity: 4)
+        for value in 0..<10 { buffer.append(Int32(value)) }
+        let capacity = buffer.capacity
+        buffer.removeLast(keeping: 3)
+        #expect(buffer.count == 3)
+        #expect(Array(buffer.elements) == [0, 1, 2])
+        #expect(buffer.capacity == capacity)
+        buffer.removeLast(keeping: 3)
+        #expect(buffer.count == 3, "keeping all is a no-op")
+        #expect(buffer.append(42) == 3)
+        #expect(Array(buffer.elements) == [0, 1, 2, 42])
+        buffer.removeLast(keeping: 0)
+        #expect(buffer.count == 0)
+    }
+
     @Test func growsPastItsInitialCapacityKeepingEveryElement() {
         var buffer = GrowableBuffer<Int>(capacity: 1)
         #expect(buffer.capacity == 1)

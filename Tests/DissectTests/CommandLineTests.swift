@@ -180,3 +180,59 @@ import Testing
         #expect(result.output.hasPrefix("BMPFile 2 x 2, 24 bits per pixel, rgb (0) · 70 bytes"))
     }
 }
+
+/// `-d table==key,protocol` and `schema list`'s tables, end to end.
+@Suite struct DecodeAsCommandTests {
+    /// Ethernet, IPv4, UDP 40000 > 9999 and a DNS header (id 0xabcd) as hex.
+    static let udpTo9999 = "02000000000102000000000208004500002800010000401100000a0000010a0000029c40270f00140000abcd01000000000000000000"
+
+    private func run(_ arguments: [String]) throws -> CommandLineTests.Run {
+        try CommandLineTests().run(arguments)
+    }
+
+    @Test func decodeAsReadsAPortAsAProtocolForOneRun() throws {
+        let plain = try run(["hex", "--root", "Ethernet", "-f", "summary", Self.udpTo9999])
+        #expect(plain.status == 0)
+        #expect(!plain.output.contains("DNS"), "\(plain.output)")
+        for rule in ["udp.port==9999,dns", "udp.port==9990-9999,DNS", "udp.port==9998:2,dns", "udp.port==0x270f,dns"] {
+            let decoded = try run(["hex", "--root", "Ethernet", "-d", rule, "-f", "summary", Self.udpTo9999])
+            #expect(decoded.status == 0, "\(rule): \(decoded.error)")
+            #expect(decoded.output.contains("UDP 40000 > 9999 len 20 · DNS id 0xabcd"), "\(rule): \(decoded.output)")
+        }
+        let byEnumName = try run(["hex", "--root", "Ethernet", "-d", "ip.proto==udp,icmp", "-f", "summary", Self.udpTo9999])
+        #expect(byEnumName.output.contains("· ICMP "), "\(byEnumName.output)")
+    }
+
+    @Test func decodeAsMistakesAreUsageErrorsThatSayWhatIsKnown() throws {
+        let cases: [(String, String)] = [
+            ("udp.port=9999,dns", "Error: --decode-as 'udp.port=9999,dns': expected table==key,protocol as in udp.port==8443,quic"),
+            ("udp.port==9999,", "Error: --decode-as 'udp.port==9999,': expected table==key,protocol as in udp.port==8443,quic"),
+            ("udp.prt==9999,dns", "Error: --decode-as 'udp.prt==9999,dns': no dispatch table 'udp.prt' (tables: ethertype, ip.proto, tcp.port, udp.port)"),
+            ("udp.port==x,dns", "Error: --decode-as 'udp.port==x,dns': 'x' is not a key of udp.port (u16): expected table==key,protocol as in udp.port==8443,quic"),
+            ("udp.port==9-1,dns", "Error: --decode-as 'udp.port==9-1,dns': the range 9-1 is empty"),
+            ("udp.port==9999,nosuch", "Error: --decode-as 'udp.port==9999,nosuch': no protocol or struct 'nosuch' (protocols: arp, data, dns, eth,"),
+        ]
+        for (rule, message) in cases {
+            let result = try run(["hex", "--root", "Ethernet", "-d", rule, Self.udpTo9999])
+            #expect(result.status == 64, "\(rule)")
+            #expect(result.error.hasPrefix(message), "\(rule): \(result.error)")
+            #expect(result.output.isEmpty)
+        }
+    }
+
+    @Test func schemaListShowsEveryTableAndWhoRegisteredEachEntry() throws {
+        let result = try run(["schema", "list", "-d", "udp.port==8443,dns"])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let udp = try #require(lines.firstIndex(of: "table udp.port: u16  udp.schema:7"), "\(result.output)")
+        #expect(Array(lines[(udp + 1)...(udp + 3)]) == [
+            "  8443 (override)  => DNS (dns)  <command line>:1",
+            "  53               => DNS (dns)  dns.schema:15",
+            "  5353             => DNS (dns)  dns.schema:15",
+        ])
+        #expect(lines.contains("table ethertype: EtherType  ethernet.schema:15"))
+        #expect(lines.contains("  ipv4 (0x0800)  => IPv4 (ip)  ip.schema:28"))
+        #expect(lines.contains("  tcp (0x06)       => TCP (tcp)  tcp.schema:9"))
+        #expect(lines.contains("table tcp.port: u16  tcp.schema:7"))
+    }
+}

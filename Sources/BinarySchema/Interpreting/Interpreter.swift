@@ -303,6 +303,10 @@ public struct Interpreter {
     /// that claims the payload; else the payload as bytes.
     private mutating func parseDispatch(_ siteIndex: Int32, typeIndex: Int32, fieldID: Int32, parent: Int32,
                                         arrayIndex: Int32) throws(Stop) -> Int32 {
+        // Nothing to claim: an empty payload stays empty bytes, as Wireshark calls no dissector on it.
+        guard reader.remainingBits > 0 else {
+            return try parseValue(plan.restOfScopeType, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        }
         let site = plan.dispatchSites[siteIndex]
         let table = plan.dispatchTables[site.table]
         var keyIndex = site.keyStart

@@ -350,10 +350,11 @@ package struct LayoutWriter {
         throw failure(fieldID, parent, "no switch case matches the values written before it")
     }
 
-    /// As the interpreter reads: the struct of the first key the table holds; else, for a struct
-    /// value, the first heuristic (which the reader will try first); else the bytes.
+    /// Bytes for a value given as bytes; else, as the interpreter reads, the struct of the first key
+    /// the table holds; else the first heuristic (which the reader will try first); else the bytes.
     private mutating func chooseDispatch(_ siteIndex: Int32, _ value: LayoutValue, _ fieldID: Int32,
                                          _ parent: Int32) throws -> Int32 {
+        if case .bytes = value { return plan.restOfScopeType }
         let site = plan.dispatchSites[siteIndex]
         let table = plan.dispatchTables[site.table]
         for keyIndex in site.keyStart..<(site.keyStart + site.keyCount) {

@@ -46,6 +46,20 @@ public final class Schema: Sendable {
 
     /// Names of all structs, sorted.
     public var structNames: [String] { structs.map(\.name).sorted() }
+
+    /// This schema with keys `low...high` of dispatch table `table` read as struct `structID`, before
+    /// anything registered on them (a `dissect -d` decode-as, for one run). Nil when there is no such
+    /// table or struct.
+    package func overriding(table name: String, keys: ClosedRange<Int64>, with structID: Int) -> Schema? {
+        guard let index = dispatchTables.firstIndex(where: { $0.name == name }), structs.indices.contains(structID) else {
+            return nil
+        }
+        var tables = dispatchTables
+        tables[index] = tables[index].overriding(with: DispatchTable.Entry(
+            low: keys.lowerBound, high: keys.upperBound, structID: structID, isOverride: true,
+            location: SchemaLocation(path: "<command line>", line: 1, column: 1)))
+        return Schema(structs: structs, enums: enums, fields: fields, dispatchTables: tables)
+    }
 }
 
 /// A struct declaration after checking.
