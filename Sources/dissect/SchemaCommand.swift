@@ -31,6 +31,7 @@ struct SchemaCommand: ParsableCommand {
             var schemas = SchemaOptions()
             schemas.schemaPaths = files
             schemas.noBundled = noBundled
+            schemas.decodeAs = []
             let schema = try schemas.load()
             print("ok: \(schema.structs.count) structs, \(schema.enums.count) enums")
         }
