@@ -4,13 +4,21 @@ import BinaryIO
 /// fuzzer reaches the layers behind a magic number or an enum value without guessing them.
 package enum FuzzDictionary {
     /// Values a schema's bytes are compared with: every enum case at its type's width and byte
-    /// order, every constant in a constraint, condition, length or switch, and the `@linktype`
+    /// order, every constant in a constraint, condition, length or switch, every dispatch table
+    /// key registered (ports, protocol numbers), and the `@linktype`
     /// numbers as the 2- and 4-byte little- and big-endian integers capture headers store.
     package static func entries(for schema: Schema) -> [[UInt8]] {
         var entries = Set<[UInt8]>()
         for enumeration in schema.enums where enumeration.base.bits % 8 == 0 {
             for entry in enumeration.cases {
                 entries.insert(encode(entry.value, bytes: enumeration.base.bits / 8, endianness: enumeration.base.endianness))
+            }
+        }
+        for table in schema.dispatchTables {
+            for entry in table.entries {
+                for value in Set([entry.low, entry.high]) where value > 1 {
+                    for width in widths(of: value) { entries.insert(encode(value, bytes: width, endianness: .big)) }
+                }
             }
         }
         for field in schema.fields {
@@ -43,7 +51,8 @@ package enum FuzzDictionary {
         "ipv6", "dns_name", "@protocol(\"", "@linktype(", "@summary(\"{", "@offset_base", "@size(", "@assert(",
         "@display(\"{}\"", "@hex", "@dec", "@bin", "@flag", "@ascii", "@mac", "@ipv4", "@ipv6", "== ", " != ",
         " <= ", " >= ", " && ", " || ", " << ", " >> ", "[..]", "[", "]", "{", "}", "(", ")", ":", ",", ".", "\"",
-        "//", "/*", "*/", "0x", "0b",
+        "//", "/*", "*/", "0x", "0b", "table ", "register ", "dispatch ", "heuristic ", "override ", "...",
+        "min(", "max(", "udp.port", "tcp.port", "ip.proto", "ethertype",
     ]
 
     /// One dictionary line per entry: `"\x08\x00"`, libFuzzer's format.
