@@ -32,7 +32,9 @@ struct SchemaCommand: ParsableCommand {
             schemas.schemaPaths = files
             schemas.noBundled = noBundled
             let schema = try schemas.load()
-            print("ok: \(schema.structs.count) structs, \(schema.enums.count) enums")
+            // Through write(2), like the views: print() buffers, so a failed write (a full disk)
+            // would go unseen and the command exit 0.
+            try StandardStream.output.writeLine("ok: \(schema.structs.count) structs, \(schema.enums.count) enums")
         }
     }
 
@@ -45,6 +47,7 @@ struct SchemaCommand: ParsableCommand {
 
         func run() throws {
             let schema = try schemas.load()
+            var lines: [String] = []
             for structure in schema.structs.sorted(by: { $0.name < $1.name }) {
                 var line = structure.name
                 if let abbreviation = structure.protocolAbbreviation { line += "  (\(abbreviation))" }
@@ -52,8 +55,10 @@ struct SchemaCommand: ParsableCommand {
                     line += "  linktype \(structure.linkTypes.map(String.init).joined(separator: ", "))"
                 }
                 line += "  \(structure.location.path.split(separator: "/").last.map(String.init) ?? "")"
-                print(line)
+                lines.append(line)
             }
+            // One write(2), whose failure is an error, as for `check`.
+            try StandardStream.output.write(lines.map { $0 + "\n" }.joined())
         }
     }
 }

@@ -72,6 +72,23 @@ import Testing
         #expect(result.output.hasPrefix("ok: "))
     }
 
+    /// The schema commands report output they could not write, as the views do.
+    @Test func schemaCommandsOnAFullStandardOutputFail() throws {
+        // The same commands on a pipe: every line written, in one piece.
+        let list = try run(["schema", "list"])
+        #expect(list.status == 0)
+        let lines = list.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "", "the list ends with a newline")
+        #expect(lines.contains("Ethernet  (eth)  linktype 1  ethernet.schema"))
+        #expect(lines.dropLast().count == Int(try #require(try run(["schema", "check", "Schemas"]).output
+            .firstMatch(of: #/^ok: (\d+) structs, \d+ enums\n$/#)?.1)), "a line per struct")
+        for arguments in [["schema", "check", "Schemas"], ["schema", "list"]] {
+            let result = try run(arguments, bytes: nil, standardOutput: try Self.fullDevice())
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.error == "Error: writing to standard output failed: No space left on device\n", "\(arguments)")
+        }
+    }
+
     @Test func schemaCheckListsEveryErrorAndExitsOne() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).schema")
         try "struct Main {\n  a: Nope\n  b: bytes[zz]\n}\n".write(to: file, atomically: true, encoding: .utf8)
