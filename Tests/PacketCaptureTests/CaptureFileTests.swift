@@ -38,10 +38,16 @@ func temporaryFile(_ suffix: String) -> URL {
 
     static let linkTypes: [String: Int] = [
         "icmp.pcap": 1, "dns.pcap": 1, "dns-nsec.pcap": 1, "tcp.pcap": 1, "tcp6.pcapng": 1, "vlan.pcap": 1,
-        "ipv6-ext.pcap": 1, "sll.pcap": 113, "sll2.pcap": 276, "null.pcap": 0, "loop.pcap": 108,
+        "ipv6-ext.pcap": 1, "options-eol.pcap": 1, "sll.pcap": 113, "sll2.pcap": 276, "null.pcap": 0, "loop.pcap": 108,
         // LINKTYPE_RAW (101) in the file is DLT_RAW (12) on Linux.
         "raw.pcap": 12,
     ]
+
+    /// A capture added to the corpus must be added above, or it would be read by no test here.
+    @Test func everyCorpusCaptureIsCompared() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: capturePath(""))
+        #expect(Self.linkTypes.keys.sorted() == files.filter { !$0.hasPrefix(".") }.sorted())
+    }
 
     @Test(arguments: linkTypes.keys.sorted())
     func countsTimesAndLengthsMatchTshark(capture name: String) throws {
