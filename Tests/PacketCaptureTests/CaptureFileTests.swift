@@ -65,6 +65,57 @@ func temporaryFile(_ suffix: String) -> URL {
         }
     }
 
+    /// Every packet read from a file held in memory, or the error that ended the reading.
+    static func packetsOrError(of capture: Capture) -> (packets: [CapturedPacket], error: PcapError?) {
+        var read: [CapturedPacket] = []
+        do {
+            while case .packet(let packet) = try capture.next() { read.append(packet) }
+            return (read, nil)
+        } catch {
+            return (read, error)
+        }
+    }
+
+    static func expectSamePackets(_ memory: [CapturedPacket], _ disk: [CapturedPacket], _ name: String) {
+        #expect(memory.count == disk.count, "\(name)")
+        for (number, (fromMemory, fromDisk)) in zip(memory, disk).enumerated() {
+            let frame: Comment = "\(name) frame \(number + 1)"
+            #expect(fromMemory.seconds == fromDisk.seconds, frame)
+            #expect(fromMemory.nanoseconds == fromDisk.nanoseconds, frame)
+            #expect(fromMemory.originalLength == fromDisk.originalLength, frame)
+            #expect(fromMemory.bytes == fromDisk.bytes, frame)
+        }
+    }
+
+    /// A capture handed over as bytes (what the fuzz target reads) is the same capture as its file.
+    @Test(arguments: linkTypes.keys.sorted())
+    func memoryGivesThePacketsOfTheFile(capture name: String) throws {
+        let path = capturePath(name)
+        let fromDisk = try Capture.open(file: path)
+        let fromMemory = try Capture.open(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(fromMemory.linkType == fromDisk.linkType)
+        #expect(fromMemory.source == "<memory>")
+        let disk = try packets(of: fromDisk)
+        #expect(!disk.isEmpty)
+        Self.expectSamePackets(try packets(of: fromMemory), disk, name)
+    }
+
+    @Test func aTruncatedCaptureInMemoryEndsAsItsFileDoes() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: capturePath("tcp.pcap")))
+        let file = temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        // Cut inside a record: both must give the same whole packets, then the same error.
+        let cut = whole.prefix(700)
+        try cut.write(to: file)
+        let disk = Self.packetsOrError(of: try Capture.open(file: file.path))
+        let memory = Self.packetsOrError(of: try Capture.open(bytes: [UInt8](cut)))
+        #expect(disk.packets.count == 5)
+        Self.expectSamePackets(memory.packets, disk.packets, "tcp.pcap cut at 700")
+        #expect(disk.error?.kind == .read)
+        #expect(memory.error?.kind == disk.error?.kind)
+        #expect(memory.error?.message == disk.error?.message)
+    }
+
     @Test func nanosecondFileKeepsNanoseconds() throws {
         let read = try packets(of: try Capture.open(file: capturePath("dns-nsec.pcap")))
         // A microsecond file would give multiples of 1000.
