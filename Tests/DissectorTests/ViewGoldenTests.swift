@@ -311,6 +311,30 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         #expect(heading.count == [60: 4, 80: 2, 100: 1][width], "\(heading)")
     }
 
+    /// The tree wraps a long line with a 4-column hanging indent: the continuation lines, and the
+    /// closing `[Malformed: …]` line, keep to the width as the first line does.
+    @Test(arguments: [60, 80, 100])
+    func treeLinesKeepToTheWidth(width: Int) throws {
+        var wrapped = 0
+        for name in ViewGoldenTests.samples {
+            let dissection = try sample(name)
+            let output = TreeRenderer(options: RenderOptions(color: false, width: width)).render(dissection, frame: FrameInfo(number: 1))
+            let lines = output.split(separator: "\n")
+            for line in lines { #expect(line.unicodeScalars.count <= width, "\(name): \(line)") }
+            for (index, line) in lines.enumerated().dropFirst() {
+                let indent = line.prefix { $0 == " " }.count
+                let before = lines[index - 1].prefix { $0 == " " }.count
+                if indent == before + 4, !line.dropFirst(indent).hasPrefix("[") { wrapped += 1 }
+            }
+            guard let error = dissection.error else { continue }
+            let start = try #require(lines.lastIndex { $0.hasPrefix("[Malformed: ") }, "\(name)")
+            // Cut at spaces, which the cut drops: the parts joined by one space are the whole line.
+            let closing = lines[start...].map { String($0.drop { $0 == " " }) }.joined(separator: " ")
+            #expect(closing == "[Malformed: \(error.description)]", "\(name)")
+        }
+        #expect(wrapped > 0, "no line wrapped at \(width), so the hanging indent went unchecked")
+    }
+
     @Test func bytesNoFieldClaimsAreShown() throws {
         // A 60-byte Ethernet minimum frame: a 28-byte ARP leaves an 18-byte trailer.
         let arp = "ffffffffffff 001122334455 0806 0001 0800 06 04 0001 001122334455 0a000001 000000000000 0a000002"
