@@ -33,7 +33,9 @@ struct SchemaCommand: ParsableCommand {
             schemas.noBundled = noBundled
             schemas.decodeAs = []
             let schema = try schemas.load()
-            print("ok: \(schema.structs.count) structs, \(schema.enums.count) enums")
+            // Through write(2), like the views: print() buffers, so a failed write (a full disk)
+            // would go unseen and the command exit 0.
+            try StandardStream.output.writeLine("ok: \(schema.structs.count) structs, \(schema.enums.count) enums")
         }
     }
 
@@ -52,6 +54,7 @@ struct SchemaCommand: ParsableCommand {
 
         func run() throws {
             let schema = try schemas.load()
+            var lines: [String] = []
             for structure in schema.structs.sorted(by: { $0.name < $1.name }) {
                 var line = structure.name
                 if let abbreviation = structure.protocolAbbreviation { line += "  (\(abbreviation))" }
@@ -59,11 +62,11 @@ struct SchemaCommand: ParsableCommand {
                     line += "  linktype \(structure.linkTypes.map(String.init).joined(separator: ", "))"
                 }
                 line += "  \(Self.fileName(structure.location))"
-                print(line)
+                lines.append(line)
             }
             for table in schema.dispatchTables.sorted(by: { $0.name < $1.name }) {
-                print("")
-                print("table \(table.name): \(table.keyTypeName)  \(Self.fileName(table.location)):\(table.location.line)")
+                lines.append("")
+                lines.append("table \(table.name): \(table.keyTypeName)  \(Self.fileName(table.location)):\(table.location.line)")
                 let rows = table.lookupOrder.map { entry in
                     (Self.keys(entry, table, schema) + (entry.isOverride ? " (override)" : ""), entry)
                 } + table.heuristics.map { ("heuristic", $0) }
@@ -72,10 +75,12 @@ struct SchemaCommand: ParsableCommand {
                     let target = schema.structs[entry.structID]
                     let name = target.name + (target.protocolAbbreviation.map { " (\($0))" } ?? "")
                     let padded = keys.padding(toLength: width, withPad: " ", startingAt: 0)
-                    print("  \(padded)  => \(name)  \(Self.fileName(entry.location)):\(entry.location.line)")
+                    lines.append("  \(padded)  => \(name)  \(Self.fileName(entry.location)):\(entry.location.line)")
                 }
-                if rows.isEmpty { print("  (nothing registered)") }
+                if rows.isEmpty { lines.append("  (nothing registered)") }
             }
+            // One write(2), whose failure is an error, as for `check`.
+            try StandardStream.output.write(lines.map { $0 + "\n" }.joined())
         }
 
         private static func fileName(_ location: SchemaLocation) -> String {

@@ -119,6 +119,12 @@ import Testing
     static let captures = ["icmp.pcap", "dns.pcap", "dns-nsec.pcap", "tcp.pcap", "tcp6.pcapng", "sll.pcap", "sll2.pcap",
                            "null.pcap", "loop.pcap", "raw.pcap", "vlan.pcap", "ipv6-ext.pcap", "options-eol.pcap"]
 
+    /// A capture added to the corpus must be added above, or it would be compared with nothing.
+    @Test func everyCorpusCaptureIsCompared() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Corpus/captures").path)
+        #expect(Self.captures.sorted() == files.filter { !$0.hasPrefix(".") }.sorted())
+    }
+
     static func oracle(_ capture: String) -> URL {
         repositoryRoot.appendingPathComponent("Corpus/oracle/\((capture as NSString).deletingPathExtension).json")
     }

@@ -4,6 +4,9 @@ import Foundation
 import PacketCapture
 import Testing
 
+/// Whether this process may capture on the loopback interface (root or CAP_NET_RAW).
+let canCaptureOnLoopback: Bool = (try? Capture.open(interface: "lo")) != nil
+
 /// `dissect -r/-i …`: captures through the command line.
 extension CommandLineTests {
     static func capture(_ name: String) -> String { "Corpus/captures/\(name)" }
@@ -23,17 +26,57 @@ extension CommandLineTests {
         #expect(lines.last?.hasPrefix("12 ") == true)
     }
 
-    @Test func jsonLinesCarryFrameTimeAndLengths() throws {
-        let result = try run(["-r", Self.capture("dns-nsec.pcap"), "-f", "json"])
-        #expect(result.status == 0)
-        let objects = try result.output.split(separator: "\n").map {
+    /// The JSON objects `dissect` prints for `arguments`, one per line.
+    func jsonLines(_ arguments: [String]) throws -> [[String: Any]] {
+        let result = try run(arguments)
+        #expect(result.status == 0, "\(result.error)")
+        return try result.output.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        #expect(objects.count == 2)
-        #expect(objects.first?["frame"] as? Int == 1)
-        // Nanoseconds survive from the file (tshark: 1795243837.224044071).
-        #expect(objects.first?["time"] as? String == "2026-11-21T06:50:37.224044071Z")
-        #expect(objects.first?["layers"] as? [String] == ["eth", "ip", "udp", "dns"])
+    }
+
+    /// A copy of a little-endian classic pcap file with every record cut to `snapshotLength`
+    /// captured bytes, its original length kept (what `editcap -s` does).
+    static func snapped(_ name: String, to snapshotLength: Int) throws -> URL {
+        let bytes = [UInt8](try Data(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.capture(name))))
+        func word(at offset: Int) -> Int {
+            Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+        }
+        var copy = Array(bytes.prefix(24))
+        var offset = 24
+        while offset + 16 <= bytes.count {
+            let captured = word(at: offset + 8)
+            try #require(offset + 16 + captured <= bytes.count, "\(name): a record runs past the end")
+            let kept = min(captured, snapshotLength)
+            copy += bytes[offset..<(offset + 8)]
+            copy += [UInt8(kept & 0xFF), UInt8(kept >> 8 & 0xFF), UInt8(kept >> 16 & 0xFF), UInt8(kept >> 24)]
+            copy += bytes[(offset + 12)..<(offset + 16)]
+            copy += bytes[(offset + 16)..<(offset + 16 + kept)]
+            offset += 16 + captured
+        }
+        let file = Self.temporaryFile(".pcap")
+        try Data(copy).write(to: file)
+        return file
+    }
+
+    @Test func jsonLinesCarryFrameTimeAndLengths() throws {
+        // tshark -T fields -e frame.number -e frame.time_epoch -e frame.cap_len -e frame.len:
+        // 1 1795243837.224044071 98 98, 2 1795243837.224148306 102 102.
+        let objects = try jsonLines(["-r", Self.capture("dns-nsec.pcap"), "-f", "json"])
+        #expect(objects.map { $0["frame"] as? Int } == [1, 2])
+        // Nanoseconds survive from the file.
+        #expect(objects.map { $0["time"] as? String } == ["2026-11-21T06:50:37.224044071Z", "2026-11-21T06:50:37.224148306Z"])
+        #expect(objects.map { $0["length"] as? Int } == [98, 102])
+        #expect(objects.map { $0["original_length"] as? Int } == [98, 102])
+        #expect(objects.map { $0["layers"] as? [String] } == [["eth", "ip", "udp", "dns"], ["eth", "ip", "udp", "dns"]])
+
+        // Cut to 60 bytes (tshark on `editcap -s 60` of it: 60 98, 60 102), the two lengths part.
+        let file = try Self.snapped("dns-nsec.pcap", to: 60)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let snapped = try jsonLines(["-r", file.path, "-f", "json"])
+        #expect(snapped.map { $0["length"] as? Int } == [60, 60])
+        #expect(snapped.map { $0["original_length"] as? Int } == [98, 102])
+        #expect(snapped.map { $0["time"] as? String } == objects.map { $0["time"] as? String })
     }
 
     @Test func everyViewReadsAPcapngFile() throws {
@@ -105,9 +148,18 @@ extension CommandLineTests {
         #expect(neither.status != 0)
         #expect(neither.error.contains("give -r FILE"))
 
+        // With capture privileges libpcap can tell that the interface does not exist (its reason
+        // is pcap_statustostr's); without them it refuses first.
         let interface = try run(["-i", "nosuchif0"])
         #expect(interface.status == 1)
-        #expect(interface.error.contains("nosuchif0"))
+        #expect(interface.output.isEmpty)
+        if canCaptureOnLoopback {
+            #expect(interface.error
+                == "Error: no interface named 'nosuchif0' (dissect --list-interfaces shows them): No such device exists\n")
+        } else {
+            #expect(interface.error.hasPrefix("Error: no permission to capture on 'nosuchif0' (run as root or grant CAP_NET_RAW): "))
+            #expect(interface.error.split(separator: "\n").count == 1, "\(interface.error)")
+        }
     }
 
     @Test func writeKeepsTheFilteredPacketsForOtherTools() throws {

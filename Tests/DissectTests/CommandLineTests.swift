@@ -1,3 +1,4 @@
+import Dissector
 import Foundation
 import Testing
 
@@ -72,6 +73,26 @@ import Testing
         #expect(result.output.hasPrefix("ok: "))
     }
 
+    /// The schema commands report output they could not write, as the views do.
+    @Test func schemaCommandsOnAFullStandardOutputFail() throws {
+        // The same commands on a pipe: every line written, in one piece.
+        let list = try run(["schema", "list"])
+        #expect(list.status == 0)
+        let lines = list.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "", "the list ends with a newline")
+        #expect(lines.contains("Ethernet  (eth)  linktype 1  ethernet.schema"))
+        // A line per struct, then the dispatch tables after a blank line.
+        let structLines = lines.prefix { !$0.isEmpty }
+        #expect(structLines.count == Int(try #require(try run(["schema", "check", "Schemas"]).output
+            .firstMatch(of: #/^ok: (\d+) structs, \d+ enums\n$/#)?.1)), "a line per struct")
+        #expect(lines.contains("table udp.port: u16  udp.schema:7"))
+        for arguments in [["schema", "check", "Schemas"], ["schema", "list"]] {
+            let result = try run(arguments, bytes: nil, standardOutput: try Self.fullDevice())
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.error == "Error: writing to standard output failed: No space left on device\n", "\(arguments)")
+        }
+    }
+
     @Test func schemaCheckListsEveryErrorAndExitsOne() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).schema")
         try "struct Main {\n  a: Nope\n  b: bytes[zz]\n}\n".write(to: file, atomically: true, encoding: .utf8)
@@ -144,22 +165,124 @@ import Testing
         #expect(check.status == 0, "\(check.error)")
     }
 
+    /// Runs `dissect` with its standard output on a pseudo-terminal, as a user at a terminal
+    /// would (so `--color auto` may color); `output` is what the terminal received.
+    func runOnTerminal(_ arguments: [String], input: String, environment: [String: String]) throws -> Run {
+        // posix_openpt, unlockpt and ptsname are not in Swift's Glibc module (they need
+        // _XOPEN_SOURCE), nor are the ioctl requests they use (_IOR/_IOW macros): these are
+        // Linux's <asm-generic/ioctls.h> values, _IOR('T', 0x30, unsigned) and _IOW('T', 0x31, int).
+        let getNumber: UInt = 0x8004_5430
+        let setLock: UInt = 0x4004_5431
+        let controller = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(controller >= 0, "no pseudo-terminal: \(String(cString: strerror(errno)))")
+        defer { close(controller) }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        try #require(ioctl(controller, setLock, &unlock) == 0 && ioctl(controller, getNumber, &number) == 0)
+        let name = "/dev/pts/\(number)"
+        let terminalDescriptor = open(name, O_RDWR | O_NOCTTY)
+        try #require(terminalDescriptor >= 0, "cannot open \(name)")
+        let terminal = FileHandle(fileDescriptor: terminalDescriptor, closeOnDealloc: false)
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.repositoryRoot
+        process.environment = environment
+        let error = Pipe()
+        let standardInput = Pipe()
+        process.standardOutput = terminal
+        process.standardError = error
+        process.standardInput = standardInput
+        do {
+            try process.run()
+        } catch {
+            close(terminalDescriptor)
+            throw error
+        }
+        // Only the child holds the terminal now, so reading ends (EIO) when it exits; reading
+        // while it runs keeps it from blocking on a full terminal buffer.
+        close(terminalDescriptor)
+        standardInput.fileHandleForWriting.write(Data(input.utf8))
+        try standardInput.fileHandleForWriting.close()
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(controller, &buffer, buffer.count)
+            if count > 0 {
+                output += buffer.prefix(count)
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        // The terminal turns each newline into CR LF.
+        return Run(status: process.terminationStatus,
+                   output: String(decoding: output, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n"),
+                   error: String(decoding: errorData, as: UTF8.self))
+    }
+
     @Test func everyFormatAndColorChoice() throws {
         let sample = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("Corpus/samples/tcp-syn.hex"), encoding: .utf8)
-        let summary = try run(["hex", "--format", "summary"], input: sample)
-        #expect(summary.output.hasPrefix("Ethernet 00:00:00:00:00:00 > 00:00:00:00:00:00 ipv4 (0x0800) · IPv4 127.0.0.1"))
-        let json = try run(["hex", "-f", "json"], input: sample)
-        #expect((try? JSONSerialization.jsonObject(with: Data(json.output.utf8))) != nil)
-        let tree = try run(["hex", "-f", "tree"], input: sample)
-        #expect(tree.output.contains("TCP (tcp), 40 bytes: 48684 > 8765 [syn]"))
-        let hex = try run(["hex", "-f", "hex"], input: sample)
-        #expect(hex.output.contains("0000  00 00 00 00 00 00 00 00  00 00 00 00 08 00 45 00  |..............E.|"))
-        // Piped output has no color unless asked for; NO_COLOR is honoured by auto.
-        #expect(!hex.output.contains("\u{1B}["))
-        let colored = try run(["hex", "-f", "hex", "--color", "always"], input: sample)
-        #expect(colored.output.contains("\u{1B}["))
+        // What only each view's output has: a view that printed another's output fails here.
+        let isFormat: [String: (String) -> Bool] = [
+            "fields": { $0.contains("\noffset  bytes") && $0.contains("\n0022    be 2c") && $0.contains(" tcp.src_port ") },
+            "hex": { $0.contains("\n0000  00 00 00 00 00 00 00 00  00 00 00 00 08 00 45 00  |..............E.|\n") },
+            "tree": { $0.contains("\nTCP (tcp), 40 bytes: 48684 > 8765 [syn]") },
+            "json": { text in
+                let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                return object?["fields"] is [Any] && text.hasSuffix("}\n") && text.split(separator: "\n").count == 1
+            },
+            "summary": { $0.hasPrefix("Ethernet 00:00:00:00:00:00 > 00:00:00:00:00:00 ipv4 (0x0800) · IPv4 127.0.0.1")
+                && $0.split(separator: "\n").count == 1 },
+        ]
+        #expect(Set(isFormat.keys) == Set(View.allCases.map(\.rawValue)), "every view needs its marker here")
+        let escape = "\u{1B}["
+        var environment = Self.utf8Environment
+        environment["NO_COLOR"] = nil
+        environment["TERM"] = "xterm"
+        var noColor = environment
+        noColor["NO_COLOR"] = "1"
+        var emptyNoColor = environment
+        emptyNoColor["NO_COLOR"] = ""
+        for format in isFormat.keys.sorted() {
+            let name = "-f \(format)"
+            let plain = try run(["hex", "--format", format], input: sample, environment: environment)
+            #expect(plain.status == 0, "\(name): \(plain.error)")
+            for (other, matches) in isFormat {
+                #expect(matches(plain.output) == (other == format), "\(name) output \(other == format ? "is not" : "looks like") \(other)")
+            }
+            // JSON is never colored: it stays parseable whatever --color says.
+            let colors = format != "json"
+            let always = try run(["hex", "-f", format, "--color", "always"], input: sample, environment: environment)
+            #expect(always.output.contains(escape) == colors, "\(name) --color always")
+            #expect(always.output.replacing(#/\u{1B}\[[0-9;]*m/#, with: "") == plain.output, "\(name): color changes only color")
+            let alwaysDespiteNoColor = try run(["hex", "-f", format, "--color", "always"], input: sample, environment: noColor)
+            #expect(alwaysDespiteNoColor.output == always.output, "\(name): --color always overrides NO_COLOR")
+            // Piped, auto is off.
+            #expect(!plain.output.contains(escape), "\(name) piped, --color auto")
+            // On a terminal: auto colors, unless NO_COLOR is set and not empty; never does not.
+            let terminal = try runOnTerminal(["hex", "-f", format], input: sample, environment: environment)
+            #expect(terminal.status == 0, "\(name): \(terminal.error)")
+            #expect(terminal.output.contains(escape) == colors, "\(name) on a terminal, --color auto")
+            #expect(isFormat[format]?(terminal.output.replacing(#/\u{1B}\[[0-9;]*m/#, with: "")) == true, "\(name) on a terminal")
+            let terminalNever = try runOnTerminal(["hex", "-f", format, "--color", "never"], input: sample, environment: environment)
+            #expect(!terminalNever.output.contains(escape), "\(name) on a terminal, --color never")
+            let terminalNoColor = try runOnTerminal(["hex", "-f", format, "--color", "auto"], input: sample, environment: noColor)
+            #expect(!terminalNoColor.output.contains(escape), "\(name) on a terminal, NO_COLOR=1, --color auto")
+            let terminalEmptyNoColor = try runOnTerminal(["hex", "-f", format], input: sample, environment: emptyNoColor)
+            #expect(terminalEmptyNoColor.output.contains(escape) == colors, "\(name) on a terminal, NO_COLOR empty")
+        }
         let bad = try run(["hex", "-f", "pretty"], input: sample)
-        #expect(bad.status != 0 && bad.error.contains("fields"))
+        #expect(bad.status == 64)
+        #expect(bad.error.hasPrefix("Error: The value 'pretty' is invalid for '-f <view>'. "
+            + "Please provide one of 'fields', 'hex', 'tree', 'json' or 'summary'.\n"), "\(bad.error)")
+        let badColor = try run(["hex", "--color", "sometimes"], input: sample)
+        #expect(badColor.status == 64)
+        #expect(badColor.error.hasPrefix("Error: The value 'sometimes' is invalid for '--color <when>'. "
+            + "Please provide one of 'auto', 'always' or 'never'.\n"), "\(badColor.error)")
     }
 
     @Test func dumpsOfOtherToolsPastedAsTheyAre() throws {

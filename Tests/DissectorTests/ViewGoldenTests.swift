@@ -261,10 +261,78 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         }
     }
 
-    @Test func longValuesWrapWithinTheWidth() throws {
+    /// The value of the field-rows row for `path`, one string per output line (the row's own,
+    /// then each continuation line's: nothing in the field column, text in the value column),
+    /// and the column it starts at.
+    static func wrappedValue(of path: String, in output: String) throws -> (column: Int, parts: [String]) {
+        let lines = output.split(separator: "\n").map { Array($0.unicodeScalars) }
+        func text(_ line: [Unicode.Scalar], from column: Int) -> String {
+            String(String.UnicodeScalarView(line.dropFirst(column)))
+        }
+        let header = try #require(lines.firstIndex { text($0, from: 0).hasPrefix("offset  bytes") })
+        let headerText = text(lines[header], from: 0)
+        let fieldStart = try #require(headerText.range(of: "  field")).lowerBound
+        let fieldColumn = headerText.unicodeScalars.distance(from: headerText.startIndex, to: fieldStart) + 2
+        for (index, line) in lines.enumerated() where index > header {
+            let afterField = text(line, from: fieldColumn)
+            let indent = afterField.prefix { $0 == " " }.count
+            guard afterField.dropFirst(indent).hasPrefix(path + " ") else { continue }
+            let valueColumn = fieldColumn + indent + path.count + afterField.dropFirst(indent + path.count).prefix { $0 == " " }.count
+            var parts = [text(line, from: valueColumn)]
+            for next in lines.dropFirst(index + 1) {
+                guard next.count > valueColumn, next[fieldColumn..<valueColumn].allSatisfy({ $0 == " " }) else { break }
+                parts.append(text(next, from: valueColumn))
+            }
+            return (valueColumn, parts)
+        }
+        Issue.record("no row for \(path) in:\n\(output)")
+        return (0, [])
+    }
+
+    @Test(arguments: [60, 80, 100])
+    func longValuesWrapWithinTheWidth(width: Int) throws {
         let dissection = try sample("ipv4-length-beyond-frame")
-        let output = FieldRowsRenderer(options: RenderOptions(color: false, width: 80)).render(dissection)
-        for line in output.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
+        let output = FieldRowsRenderer(options: RenderOptions(color: false, width: width)).render(dissection)
+        let error = try #require(dissection.error)
+        let wrappedError = try Self.wrappedValue(of: "ip.payload", in: output)
+        // The offset, bytes and field columns are fixed, and a value keeps at least 20 columns:
+        // a width narrower than those (60 here) is exceeded by that much, and no more.
+        let limit = max(width, wrappedError.column + 20)
+        #expect(width == 60 ? limit > width : limit == width, "the value column moved: \(wrappedError.column)")
+        // Columns are code points, as the renderer counts them.
+        for line in output.split(separator: "\n") { #expect(line.unicodeScalars.count <= limit, "\(line)") }
+        // Cut at spaces, which the cut drops: the parts joined by one space are the whole value.
+        #expect(wrappedError.parts.joined(separator: " ") == "✗ " + error.description, "\(wrappedError.parts)")
+        // A layer's summary is a heading, wrapped at its own column.
+        let heading = try Self.wrappedValue(of: "eth", in: output).parts
+        #expect(heading.joined(separator: " ") == "Ethernet 00:00:00:00:00:00 > 00:00:00:00:00:00 ipv4 (0x0800)", "\(heading)")
+        // What must wrap at each width, so the checks above saw wrapped values.
+        #expect(wrappedError.parts.count == [60: 5, 80: 4, 100: 2][width], "\(wrappedError.parts)")
+        #expect(heading.count == [60: 4, 80: 2, 100: 1][width], "\(heading)")
+    }
+
+    /// The tree wraps a long line with a 4-column hanging indent: the continuation lines, and the
+    /// closing `[Malformed: …]` line, keep to the width as the first line does.
+    @Test(arguments: [60, 80, 100])
+    func treeLinesKeepToTheWidth(width: Int) throws {
+        var wrapped = 0
+        for name in ViewGoldenTests.samples {
+            let dissection = try sample(name)
+            let output = TreeRenderer(options: RenderOptions(color: false, width: width)).render(dissection, frame: FrameInfo(number: 1))
+            let lines = output.split(separator: "\n")
+            for line in lines { #expect(line.unicodeScalars.count <= width, "\(name): \(line)") }
+            for (index, line) in lines.enumerated().dropFirst() {
+                let indent = line.prefix { $0 == " " }.count
+                let before = lines[index - 1].prefix { $0 == " " }.count
+                if indent == before + 4, !line.dropFirst(indent).hasPrefix("[") { wrapped += 1 }
+            }
+            guard let error = dissection.error else { continue }
+            let start = try #require(lines.lastIndex { $0.hasPrefix("[Malformed: ") }, "\(name)")
+            // Cut at spaces, which the cut drops: the parts joined by one space are the whole line.
+            let closing = lines[start...].map { String($0.drop { $0 == " " }) }.joined(separator: " ")
+            #expect(closing == "[Malformed: \(error.description)]", "\(name)")
+        }
+        #expect(wrapped > 0, "no line wrapped at \(width), so the hanging indent went unchecked")
     }
 
     @Test func bytesNoFieldClaimsAreShown() throws {

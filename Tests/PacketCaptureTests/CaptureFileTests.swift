@@ -38,10 +38,16 @@ func temporaryFile(_ suffix: String) -> URL {
 
     static let linkTypes: [String: Int] = [
         "icmp.pcap": 1, "dns.pcap": 1, "dns-nsec.pcap": 1, "tcp.pcap": 1, "tcp6.pcapng": 1, "vlan.pcap": 1,
-        "ipv6-ext.pcap": 1, "sll.pcap": 113, "sll2.pcap": 276, "null.pcap": 0, "loop.pcap": 108,
+        "ipv6-ext.pcap": 1, "options-eol.pcap": 1, "sll.pcap": 113, "sll2.pcap": 276, "null.pcap": 0, "loop.pcap": 108,
         // LINKTYPE_RAW (101) in the file is DLT_RAW (12) on Linux.
         "raw.pcap": 12,
     ]
+
+    /// A capture added to the corpus must be added above, or it would be read by no test here.
+    @Test func everyCorpusCaptureIsCompared() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: capturePath(""))
+        #expect(Self.linkTypes.keys.sorted() == files.filter { !$0.hasPrefix(".") }.sorted())
+    }
 
     @Test(arguments: linkTypes.keys.sorted())
     func countsTimesAndLengthsMatchTshark(capture name: String) throws {
@@ -57,6 +63,57 @@ func temporaryFile(_ suffix: String) -> URL {
             #expect(String(packet.bytes.count) == frame["frame.cap_len"] as? String, "frame \(number) captured length")
             #expect(String(packet.originalLength) == frame["frame.len"] as? String, "frame \(number) length")
         }
+    }
+
+    /// Every packet read from a file held in memory, or the error that ended the reading.
+    static func packetsOrError(of capture: Capture) -> (packets: [CapturedPacket], error: PcapError?) {
+        var read: [CapturedPacket] = []
+        do {
+            while case .packet(let packet) = try capture.next() { read.append(packet) }
+            return (read, nil)
+        } catch {
+            return (read, error)
+        }
+    }
+
+    static func expectSamePackets(_ memory: [CapturedPacket], _ disk: [CapturedPacket], _ name: String) {
+        #expect(memory.count == disk.count, "\(name)")
+        for (number, (fromMemory, fromDisk)) in zip(memory, disk).enumerated() {
+            let frame: Comment = "\(name) frame \(number + 1)"
+            #expect(fromMemory.seconds == fromDisk.seconds, frame)
+            #expect(fromMemory.nanoseconds == fromDisk.nanoseconds, frame)
+            #expect(fromMemory.originalLength == fromDisk.originalLength, frame)
+            #expect(fromMemory.bytes == fromDisk.bytes, frame)
+        }
+    }
+
+    /// A capture handed over as bytes (what the fuzz target reads) is the same capture as its file.
+    @Test(arguments: linkTypes.keys.sorted())
+    func memoryGivesThePacketsOfTheFile(capture name: String) throws {
+        let path = capturePath(name)
+        let fromDisk = try Capture.open(file: path)
+        let fromMemory = try Capture.open(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(fromMemory.linkType == fromDisk.linkType)
+        #expect(fromMemory.source == "<memory>")
+        let disk = try packets(of: fromDisk)
+        #expect(!disk.isEmpty)
+        Self.expectSamePackets(try packets(of: fromMemory), disk, name)
+    }
+
+    @Test func aTruncatedCaptureInMemoryEndsAsItsFileDoes() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: capturePath("tcp.pcap")))
+        let file = temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        // Cut inside a record: both must give the same whole packets, then the same error.
+        let cut = whole.prefix(700)
+        try cut.write(to: file)
+        let disk = Self.packetsOrError(of: try Capture.open(file: file.path))
+        let memory = Self.packetsOrError(of: try Capture.open(bytes: [UInt8](cut)))
+        #expect(disk.packets.count == 5)
+        Self.expectSamePackets(memory.packets, disk.packets, "tcp.pcap cut at 700")
+        #expect(disk.error?.kind == .read)
+        #expect(memory.error?.kind == disk.error?.kind)
+        #expect(memory.error?.message == disk.error?.message)
     }
 
     @Test func nanosecondFileKeepsNanoseconds() throws {

@@ -61,13 +61,49 @@ let canCaptureOnLoopback: Bool = (try? Capture.open(interface: "lo")) != nil
         #expect(ended)
     }
 
-    @Test func unknownInterfaceIsAClearError() {
-        #expect {
+    /// A read waiting on a quiet interface with no timeout returns `.end` when another thread
+    /// stops the capture: `pcap_breakloop` must wake the read, not only set a flag for the next.
+    @Test(.enabled(if: canCaptureOnLoopback, "capturing on lo needs root or CAP_NET_RAW; skipped"))
+    func stopFromAnotherThreadEndsAReadBlockedOnAQuietInterface() throws {
+        var options = Capture.LiveOptions()
+        // No read timeout: only a packet or the stop can end the read.
+        options.timeoutMilliseconds = 0
+        let capture = try Capture.open(interface: "lo", options: options)
+        let port: UInt16 = 9
+        try capture.setFilter("udp and dst port \(port)")
+        let stopper = capture.stopper
+        let readReturned = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { stopper.stop() }
+        // If the stop does not wake the read, a datagram the filter matches does after 10 s, so
+        // the failure shows as a packet instead of a hung suite.
+        DispatchQueue.global().async {
+            if readReturned.wait(timeout: .now() + 10) == .timedOut { Self.sendDatagrams(count: 1, port: port) }
+        }
+        let start = Date()
+        let next = try capture.next()
+        readReturned.signal()
+        let waited = Date().timeIntervalSince(start)
+        guard case .end = next else {
+            Issue.record("the blocked read must end with .end when stopped, got \(next) after \(waited) s")
+            return
+        }
+        #expect(waited >= 0.15, "the read returned after \(waited) s, before the stop: it was not blocked")
+        #expect(waited < 5, "the stop took \(waited) s to end the read")
+    }
+
+    @Test func unknownInterfaceIsAClearError() throws {
+        // Without privileges libpcap refuses before it looks the interface up; with them it can
+        // tell that the interface does not exist. Either way the answer is exactly one of them.
+        let expected: PcapError.Kind = canCaptureOnLoopback ? .noSuchDevice : .permissionDenied
+        do {
             _ = try Capture.open(interface: "nosuchif0")
-        } throws: { error in
-            guard let error = error as? PcapError else { return false }
-            // Without privileges libpcap may refuse before it looks the interface up.
-            return (error.kind == .noSuchDevice || error.kind == .permissionDenied) && error.subject == "nosuchif0"
+            Issue.record("opening a missing interface must fail")
+        } catch {
+            #expect(error.kind == expected, "\(error)")
+            #expect(error.subject == "nosuchif0")
+            #expect(error.description.hasPrefix(expected == .noSuchDevice
+                ? "no interface named 'nosuchif0' (dissect --list-interfaces shows them): "
+                : "no permission to capture on 'nosuchif0' (run as root or grant CAP_NET_RAW): "), "\(error)")
         }
     }
 

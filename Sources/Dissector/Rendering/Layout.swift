@@ -319,14 +319,16 @@ enum Text {
     /// `text` (UTF-8) cut into lines of at most `width` characters, as byte ranges: at the last
     /// space of a line when that is past its first third, else at the width; the spaces at a
     /// cut are dropped, and a backslash escape is never cut in two. Characters are counted as
-    /// code points, which is what the columns use.
-    static func wrap(_ text: UnsafeBufferPointer<UInt8>, width: Int) -> [Range<Int>] {
+    /// code points, which is what the columns use. Lines after the first get
+    /// `continuationWidth` (default `width`), for a view that indents them further.
+    static func wrap(_ text: UnsafeBufferPointer<UInt8>, width firstWidth: Int, continuationWidth: Int? = nil) -> [Range<Int>] {
         @inline(__always) func startsCharacter(_ byte: UInt8) -> Bool { byte & 0xC0 != 0x80 }
         var remaining = 0
         for byte in text where startsCharacter(byte) { remaining += 1 }
-        guard remaining > width, width > 8 else { return [0..<text.count] }
+        guard remaining > firstWidth, firstWidth > 8 else { return [0..<text.count] }
         var lines: [Range<Int>] = []
         var start = 0
+        var width = firstWidth
         while remaining > width {
             // Walk `width` characters, remembering the last space and the escape (`\0`, `\x1b`)
             // the walk is in, if any.
@@ -359,6 +361,8 @@ enum Text {
                 start += 1
                 remaining -= 1
             }
+            // At least one character a line, so the walk always moves on.
+            width = max(1, continuationWidth ?? firstWidth)
         }
         if start < text.count { lines.append(start..<text.count) }
         return lines

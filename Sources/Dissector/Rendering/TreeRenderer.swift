@@ -120,8 +120,12 @@ public struct TreeRenderer {
             emit(line, indent: 0, tone: .dim, style: style, into: &sink)
         }
         if let error = dissection.error {
-            sink.append(byte: UInt8(ascii: "\n"))
-            sink.append(style.error("[Malformed: \(error.description)]"))
+            // Wrapped like every other line: an error's description can be longer than the width.
+            line.removeAll()
+            line.append("[Malformed: " as StaticString)
+            line.append(error.description)
+            line.append(byte: UInt8(ascii: "]"))
+            emit(line, indent: 0, tone: .error, style: style, into: &sink)
         }
     }
 
@@ -140,7 +144,8 @@ public struct TreeRenderer {
             sink.append(contentsOf: line.bytes)
             return
         }
-        for (position, part) in Text.wrap(line.bytes, width: width).enumerated() {
+        // Continuation lines hang 4 columns further in, so they get 4 columns less.
+        for (position, part) in Text.wrap(line.bytes, width: width, continuationWidth: width - 4).enumerated() {
             if position > 0 { sink.append(byte: UInt8(ascii: "\n")) }
             sink.spaces(prefix + (position == 0 ? 0 : 4))
             let text = UnsafeBufferPointer(rebasing: line.bytes[part])
