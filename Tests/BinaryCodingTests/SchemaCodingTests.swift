@@ -604,3 +604,54 @@ final class Onion: Decodable, Sendable {
         }
     }
 }
+
+/// Computed values and run-time byte orders through the Codable front ends.
+@Suite struct SchemaValueCodingTests {
+    static let schema: Schema = {
+        do {
+            return try SchemaLoader.load(text: """
+                struct VarInt {
+                  prefix: u2
+                  v6: u6 if prefix == 0
+                  v14: u14 if prefix == 1
+                  let value = prefix == 0 ? v6 : v14
+                }
+                struct Record {
+                  little: bool
+                  length: u16 @little_endian(little)
+                  let words = length / 2
+                }
+                """)
+        } catch {
+            fatalError("\(error)")
+        }
+    }()
+
+    struct Number: Codable, Equatable {
+        let prefix: UInt8
+        let value: Int64
+    }
+
+    struct Record: Codable, Equatable {
+        let little: Bool
+        let length: UInt16
+        let words: Int
+    }
+
+    @Test func aDecoderReadsAComputedValueAsAProperty() throws {
+        let decoded = try SchemaDecoder(schema: Self.schema, root: "VarInt").decode(Number.self, from: [0x7B, 0xBD])
+        #expect(decoded == Number(prefix: 1, value: 15293))
+        let record = try SchemaDecoder(schema: Self.schema, root: "Record").decode(Record.self, from: [1, 0x08, 0x00])
+        #expect(record == Record(little: true, length: 8, words: 4))
+        let bigRecord = try SchemaDecoder(schema: Self.schema, root: "Record").decode(Record.self, from: [0, 0x00, 0x08])
+        #expect(bigRecord == Record(little: false, length: 8, words: 4))
+    }
+
+    /// The encoder writes the byte order the expression chooses, and no bytes for computed values
+    /// (whatever value the property holds: it is derived from the fields before it).
+    @Test func anEncoderWritesTheChosenByteOrderAndNothingForComputedValues() throws {
+        let encoder = try SchemaEncoder(schema: Self.schema, root: "Record")
+        #expect(try encoder.encode(Record(little: true, length: 8, words: 99)) == [1, 0x08, 0x00])
+        #expect(try encoder.encode(Record(little: false, length: 8, words: 4)) == [0, 0x00, 0x08])
+    }
+}

@@ -70,8 +70,10 @@ enum BuiltinType {
     func resolved(defaults: (Endianness, BitOrder)) -> FieldType? {
         switch self {
         case .integer(let bits, let signed, let endianness):
-            return .integer(IntegerType(bits: bits, isSigned: signed, endianness: endianness ?? defaults.0, bitOrder: defaults.1))
-        case .float(let bits, let endianness): return .float(bits: bits, endianness: endianness ?? defaults.0)
+            return .integer(IntegerType(bits: bits, isSigned: signed, endianness: endianness ?? defaults.0, bitOrder: defaults.1,
+                                        hasExplicitEndianness: endianness != nil))
+        case .float(let bits, let endianness):
+            return .float(bits: bits, endianness: endianness ?? defaults.0, hasExplicitEndianness: endianness != nil)
         case .boolean: return .boolean
         case .varint: return .varint(zigzag: false)
         case .zigzag: return .varint(zigzag: true)

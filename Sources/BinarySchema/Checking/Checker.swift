@@ -247,7 +247,7 @@ struct Checker {
         for (id, entry) in enumSyntax.enumerated() {
             let syntax = entry.syntax
             rejectAttributes(syntax.attributes, allowed: [], on: "an enum")
-            var base = IntegerType(bits: 8, isSigned: false, endianness: .big, bitOrder: .msbFirst)
+            var base = IntegerType(bits: 8, isSigned: false, endianness: .big, bitOrder: .msbFirst, hasExplicitEndianness: false)
             if case .named(let name, let location) = syntax.baseType,
                case .integer(let integer)? = BuiltinType.parse(name)?.resolved(defaults: defaults(of: entry.file)) {
                 base = integer
@@ -298,6 +298,10 @@ struct Checker {
         for (id, entry) in structSyntax.enumerated() {
             var list: [(name: String, type: ValueType)] = []
             for field in entry.syntax.fields {
+                if let value = field.value {
+                    list.append((field.name, Self.computedType(value, earlier: list)))
+                    continue
+                }
                 list.append((field.name, shallowType(field.type, file: entry.file)))
                 for child in containedStructs(field.type, file: entry.file) { parentsOf[child].insert(id) }
             }
@@ -326,6 +330,19 @@ struct Checker {
             return .array(shallowType(base, file: file, expanding: expanding))
         case .switchOn, .dispatch:
             return .varying
+        }
+    }
+
+    /// A computed value's type, known before anything is compiled: a bool when its expression is
+    /// a comparison, a logical operation, a bool literal or a bool field, else an integer.
+    private static func computedType(_ syntax: ExpressionSyntax, earlier: [(name: String, type: ValueType)]) -> ValueType {
+        switch syntax {
+        case .boolean: return .boolean
+        case .name(let name, _): return earlier.last { $0.name == name }?.type == .boolean ? .boolean : .integer
+        case .unary("!", _, _): return .boolean
+        case .binary(let op, _, _, _) where ["==", "!=", "<", "<=", ">", ">=", "&&", "||"].contains(op): return .boolean
+        case .conditional(_, let whenTrue, _, _): return computedType(whenTrue, earlier: earlier)
+        default: return .integer
         }
     }
 
@@ -462,6 +479,7 @@ struct Checker {
     }
 
     private mutating func checkField(_ syntax: FieldSyntax, slot: Int, scope: inout Scope, bitPhase: inout Int?) -> Field {
+        if let value = syntax.value { return checkComputed(syntax, value: value, slot: slot, scope: &scope) }
         var condition: Program?
         if let conditionSyntax = syntax.condition {
             condition = compileProgram(conditionSyntax, scope: scope, expecting: .boolean, role: "an 'if' condition")
@@ -471,6 +489,7 @@ struct Checker {
         var displayFormat: (format: String, arguments: [Program])?
         var postAttributes: [AttributeSyntax] = []
         var hintAttribute: AttributeSyntax?
+        var littleEndian: Program?
         for attribute in syntax.attributes {
             switch attribute.name {
             case "size":
@@ -485,9 +504,16 @@ struct Checker {
                 hintAttribute = attribute
             case "display", "assert":
                 postAttributes.append(attribute)
+            case "little_endian":
+                if attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0] {
+                    littleEndian = compileProgram(expression, scope: scope, expecting: .boolean, role: "a @little_endian condition")
+                } else {
+                    report(.invalidValue, "@little_endian takes one bool expression: whether the field's contents are little-endian",
+                           at: attribute.location)
+                }
             default:
                 report(.invalidValue,
-                       "unknown field attribute '@\(attribute.name)' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @display, @assert)",
+                       "unknown field attribute '@\(attribute.name)' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @display, @assert, @little_endian)",
                        at: attribute.location)
             }
         }
@@ -546,7 +572,72 @@ struct Checker {
         }
         return Field(id: fields.count, name: syntax.name, structID: scope.structID, slot: slot, type: type,
                      condition: condition, constraints: constraints, size: size, display: display,
-                     displayFormat: displayFormat, location: syntax.location)
+                     displayFormat: displayFormat, location: syntax.location, littleEndianCondition: littleEndian)
+    }
+
+    /// `let name = expr`: compiled in the scope so far; an integer or a bool, shown with the
+    /// integer display hints and `@display`.
+    private mutating func checkComputed(_ syntax: FieldSyntax, value: ExpressionSyntax, slot: Int, scope: inout Scope) -> Field {
+        let valueType = shallowFields[scope.structID][slot].type
+        var display = DisplayHint.automatic
+        var displayFormat: (format: String, arguments: [Program])?
+        var program: Program?
+        var builder = ProgramBuilder()
+        let errorsBefore = diagnostics.count
+        let compiled = compile(value, scope: scope, into: &builder, expected: nil)
+        if diagnostics.count == errorsBefore {
+            if compiled == .boolean, valueType != .boolean {
+                report(.typeMismatch, "a computed value that is a bool must be a comparison or logical expression (write '\(syntax.name) = (...) == true')",
+                       at: value.location)
+            } else if !compiled.isScalar {
+                report(.typeMismatch, "a computed value must be an integer or a bool, but this is \(compiled)", at: value.location)
+            } else if builder.maxDepth > ProgramBuilder.stackLimit {
+                report(.invalidValue, "expression nests deeper than \(ProgramBuilder.stackLimit) pending values", at: value.location)
+            } else {
+                program = builder.finish(text: describe(value))
+            }
+        }
+        // Visible to what follows, as a field is.
+        scope.defined[syntax.name] = (slot, valueType)
+        for attribute in syntax.attributes {
+            switch attribute.name {
+            case "hex", "dec", "bin":
+                if !attribute.arguments.isEmpty { report(.invalidValue, "@\(attribute.name) takes no arguments", at: attribute.location) }
+                if valueType == .boolean {
+                    report(.invalidValue, "'@\(attribute.name)' does nothing on a bool", at: attribute.location)
+                }
+                display = Self.displayHints[attribute.name] ?? .automatic
+            case "display":
+                guard case .string(let format, _)? = attribute.arguments.first else {
+                    report(.invalidValue, "@display takes a format string, then one expression per '{}'", at: attribute.location)
+                    continue
+                }
+                var arguments: [Program] = []
+                for argument in attribute.arguments.dropFirst() {
+                    guard case .expression(let expression) = argument else {
+                        report(.typeMismatch, "@display arguments after the format are expressions", at: attribute.location)
+                        continue
+                    }
+                    if let compiledArgument = compileProgram(expression, scope: scope, expecting: nil, role: "a @display argument") {
+                        arguments.append(compiledArgument)
+                    }
+                }
+                let placeholders = format.components(separatedBy: "{}").count - 1
+                if placeholders != attribute.arguments.count - 1 {
+                    report(.invalidValue, "@display format has \(placeholders) '{}' but \(attribute.arguments.count - 1) arguments",
+                           at: attribute.location)
+                }
+                displayFormat = (format, arguments)
+            default:
+                report(.invalidValue, "'@\(attribute.name)' does not apply to a computed value (known: @hex, @dec, @bin, @display)",
+                       at: attribute.location)
+            }
+        }
+        let type = FieldType.computed(program ?? Program(operations: [.constant(0)], references: [], text: "0", stackDepth: 1),
+                                      isBoolean: valueType == .boolean)
+        return Field(id: fields.count, name: syntax.name, structID: scope.structID, slot: slot, type: type,
+                     condition: nil, constraints: [], size: nil, display: display, displayFormat: displayFormat,
+                     location: syntax.location)
     }
 
     /// Whether a display hint changes how a value of `type` is shown (by the views' rules):
@@ -573,6 +664,8 @@ struct Checker {
             return hint != .decimal && hint != .binary && hint != .flag
         case .float, .boolean, .string, .cString, .structure, .dnsName, .dispatch:
             return hint == .automatic
+        case .computed(_, let isBoolean):
+            return !isBoolean && (hint == .hex || hint == .decimal || hint == .binary || hint == .automatic)
         }
     }
 
@@ -592,7 +685,7 @@ struct Checker {
     private static func describe(_ type: FieldType) -> String {
         switch type {
         case .integer(let integer): return "\(integer.isSigned ? "i" : "u")\(integer.bits)"
-        case .float(let bits, _): return "f\(bits)"
+        case .float(let bits, _, _): return "f\(bits)"
         case .boolean: return "a bool"
         case .varint(let zigzag): return zigzag ? "a zigzag" : "a varint"
         case .bytes: return "bytes"
@@ -603,6 +696,7 @@ struct Checker {
         case .array(let element, _): return "an array of \(describe(element))"
         case .switchOn: return "any case of the switch"
         case .dispatch: return "a dispatch"
+        case .computed: return "a computed value"
         case .dnsName: return "a dns_name"
         }
     }
@@ -640,7 +734,7 @@ struct Checker {
         case .integer(let integer): width = integer.bits
         case .enumeration(_, let base): width = base.bits
         case .boolean: width = 8
-        case .float(let bits, _): width = bits
+        case .float(let bits, _, _): width = bits
         case .structure: width = nil
         default: width = type.isByteGranular ? 0 : nil
         }
@@ -674,7 +768,14 @@ struct Checker {
             if let found = lookup(name, file: scope.file) {
                 switch found.declaration {
                 case .structure(let id): return .structure(structID: id)
-                case .enumeration(let id): return .enumeration(enumID: id, base: enums[id].base)
+                case .enumeration(let id):
+                    // Read in the byte and bit order of the file that uses it, unless its base says (`u32le`).
+                    let declared = enums[id].base
+                    guard !declared.hasExplicitEndianness else { return .enumeration(enumID: id, base: declared) }
+                    let (endianness, bitOrder) = defaults(of: scope.file)
+                    return .enumeration(enumID: id, base: IntegerType(bits: declared.bits, isSigned: declared.isSigned,
+                                                                      endianness: endianness, bitOrder: bitOrder,
+                                                                      hasExplicitEndianness: false))
                 case .alias(let id):
                     guard expandingAliases.count < Self.aliasDepthLimit else {
                         report(.infiniteRecursion, "typealias '\(name)' expands through more than \(Self.aliasDepthLimit) aliases",

@@ -24,13 +24,15 @@ final class ExecutionPlan: @unchecked Sendable {
         var size: Int32
         var constraintStart: Int32
         var constraintCount: Int32
+        /// `@little_endian(condition)` program, or -1.
+        var byteOrder: Int32
         /// An unconditional, unsized integer or enum field: the interpreter's fast path.
         var isPlainInteger: Bool
     }
 
     enum TypeKind: UInt8 {
         case integer, enumeration, float, boolean, varint, zigzag, bytes, address, string, cString
-        case structure, array, switchOn, dispatch, dnsName
+        case structure, array, switchOn, dispatch, dnsName, computed
     }
 
     enum ExtentKind: UInt8 {
@@ -43,10 +45,14 @@ final class ExecutionPlan: @unchecked Sendable {
         var isSigned = false
         var littleEndian = false
         var lsbFirst = false
+        /// An integer, enum or float without a `le`/`be` suffix: a `@little_endian` around it decides its byte order.
+        var followsByteOrder = false
         var extentKind = ExtentKind.none
         var display = DisplayHint.automatic
         /// Program of the extent (length, count or until condition), or -1.
         var extent: Int32 = -1
+        /// A computed value that is a bool rather than an integer.
+        var isBoolean = false
         /// Struct ID, enum ID, element type index, switch index or address byte count, by kind.
         var target: Int32 = -1
     }
@@ -152,7 +158,7 @@ final class ExecutionPlan: @unchecked Sendable {
             let start = builder.fields.count
             builder.fields.append(contentsOf: repeatElement(
                 FieldEntry(fieldID: 0, slot: 0, type: 0, condition: -1, size: -1, constraintStart: 0, constraintCount: 0,
-                           isPlainInteger: false),
+                           byteOrder: -1, isPlainInteger: false),
                 count: structure.fields.count))
             for (offset, field) in structure.fields.enumerated() {
                 let constraintStart = Int32(builder.constraints.count)
@@ -163,12 +169,13 @@ final class ExecutionPlan: @unchecked Sendable {
                 }
                 let type = builder.type(field.type)
                 let entry = builder.types[Int(type)]
-                let isPlain = field.condition == nil && field.size == nil && (entry.kind == .integer || entry.kind == .enumeration)
+                let isPlain = field.condition == nil && field.size == nil && field.littleEndianCondition == nil
+                    && (entry.kind == .integer || entry.kind == .enumeration)
                 builder.fields[start + offset] = FieldEntry(
                     fieldID: Int32(field.id), slot: Int32(field.slot), type: type,
                     condition: builder.program(field.condition), size: builder.program(field.size),
                     constraintStart: constraintStart, constraintCount: Int32(constraintPrograms.count),
-                    isPlainInteger: isPlain)
+                    byteOrder: builder.program(field.littleEndianCondition), isPlainInteger: isPlain)
             }
         }
         self.structs = Table(structs)
@@ -338,16 +345,19 @@ final class ExecutionPlan: @unchecked Sendable {
                 entry.isSigned = integer.isSigned
                 entry.littleEndian = integer.endianness == .little
                 entry.lsbFirst = integer.bitOrder == .lsbFirst
+                entry.followsByteOrder = !integer.hasExplicitEndianness
             case .enumeration(let enumID, let base):
                 entry = TypeEntry(kind: .enumeration, target: Int32(enumID))
                 entry.bits = UInt8(base.bits)
                 entry.isSigned = base.isSigned
                 entry.littleEndian = base.endianness == .little
                 entry.lsbFirst = base.bitOrder == .lsbFirst
-            case .float(let bits, let endianness):
+                entry.followsByteOrder = !base.hasExplicitEndianness
+            case .float(let bits, let endianness, let explicit):
                 entry = TypeEntry(kind: .float)
                 entry.bits = UInt8(bits)
                 entry.littleEndian = endianness == .little
+                entry.followsByteOrder = !explicit
             case .boolean:
                 entry = TypeEntry(kind: .boolean)
             case .varint(let zigzag):
@@ -377,6 +387,10 @@ final class ExecutionPlan: @unchecked Sendable {
                 entry = TypeEntry(kind: .dispatch, target: Int32(dispatchSites.count - 1))
             case .dnsName:
                 entry = TypeEntry(kind: .dnsName)
+            case .computed(let value, let isBoolean):
+                entry = TypeEntry(kind: .computed)
+                entry.extent = program(value)
+                entry.isBoolean = isBoolean
             }
             types.append(entry)
             return Int32(types.count - 1)

@@ -43,6 +43,9 @@ public struct Interpreter {
     /// The frame a heuristic attempt will give its struct until that struct claims its payload
     /// (its last constraint held), or -1: an error before then rolls the attempt back.
     private var unclaimedHeuristicFrame: Int32 = -1
+    /// The byte order a `@little_endian` field chose for its contents: -1 none (each type's
+    /// own), 0 big, 1 little. Integers, enums and floats without a `le`/`be` suffix follow it.
+    private var byteOrderOverride: Int8 = -1
     /// The error being thrown up as ``Stop``; set by `failure`.
     private var pendingError: DissectionError?
 
@@ -88,6 +91,7 @@ public struct Interpreter {
         currentElement = -1
         depth = 0
         unclaimedHeuristicFrame = -1
+        byteOrderOverride = -1
         pendingError = nil
         do {
             _ = try parseStruct(Int32(root), fieldID: -1, parent: -1, arrayIndex: -1)
@@ -173,6 +177,12 @@ public struct Interpreter {
             let holds = try evaluate(field.condition, fieldID: field.fieldID, type: field.type, parent: parent, arrayIndex: -1)
             guard holds != 0 else { return nil }
         }
+        let savedByteOrder = byteOrderOverride
+        defer { byteOrderOverride = savedByteOrder }
+        if field.byteOrder >= 0 {
+            let little = try evaluate(field.byteOrder, fieldID: field.fieldID, type: field.type, parent: parent, arrayIndex: -1)
+            byteOrderOverride = little != 0 ? 1 : 0
+        }
         guard field.size >= 0 else {
             return try parseValue(field.type, fieldID: field.fieldID, parent: parent, arrayIndex: -1)
         }
@@ -237,7 +247,7 @@ public struct Interpreter {
             return appendLeaf(fieldID, kind, parent, arrayIndex, start, value, bitField: bitField)
         case .float:
             let bits = Int(type.bits)
-            let endianness: Endianness = type.littleEndian ? .little : .big
+            let endianness: Endianness = isLittleEndian(type) ? .little : .big
             let raw = try read(fieldID, .float, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
                 try reader.readUInt(byteCount: bits / 8, endianness: endianness)
             }
@@ -294,6 +304,10 @@ public struct Interpreter {
             return try parseDispatch(type.target, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .dnsName:
             return try parseDNSName(fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .computed:
+            let value = try evaluate(type.extent, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
+            return appendLeaf(fieldID, type.isBoolean ? .boolean : .integer, parent, arrayIndex, start,
+                              type.isBoolean ? .boolean(value != 0) : .signed(value))
         }
     }
 
@@ -353,9 +367,10 @@ public struct Interpreter {
     private mutating func readPlainInteger(_ type: ExecutionPlan.TypeEntry, fieldID: Int32, parent: Int32) -> Int32? {
         let start = reader.bitPosition
         let read: ByteReader.IntegerRead
-        if let fast = reader.readIntegerFast(width: Int(type.bits), littleEndian: type.littleEndian, lsbFirst: type.lsbFirst) {
+        let littleEndian = isLittleEndian(type)
+        if let fast = reader.readIntegerFast(width: Int(type.bits), littleEndian: littleEndian, lsbFirst: type.lsbFirst) {
             read = fast
-        } else if let general = try? reader.readInteger(width: Int(type.bits), endianness: type.littleEndian ? .little : .big,
+        } else if let general = try? reader.readInteger(width: Int(type.bits), endianness: littleEndian ? .little : .big,
                                                        order: type.lsbFirst ? .lsbFirst : .msbFirst) {
             read = general
         } else {
@@ -368,13 +383,19 @@ public struct Interpreter {
         return appendLeaf(fieldID, kind, parent, -1, start, value, bitField: read.readAsBits)
     }
 
+    /// The byte order to read a type in: its own, unless a `@little_endian` field around it chose one.
+    @inline(__always)
+    private func isLittleEndian(_ type: ExecutionPlan.TypeEntry) -> Bool {
+        byteOrderOverride < 0 || !type.followsByteOrder ? type.littleEndian : byteOrderOverride == 1
+    }
+
     @inline(__always)
     private mutating func readInteger(_ type: ExecutionPlan.TypeEntry, fieldID: Int32, kind: NodeKind, parent: Int32,
                                       arrayIndex: Int32) throws(Stop) -> (FieldValue, Bool) {
         let bits = Int(type.bits)
         let read: ByteReader.IntegerRead
         do {
-            read = try reader.readInteger(width: bits, endianness: type.littleEndian ? .little : .big,
+            read = try reader.readInteger(width: bits, endianness: isLittleEndian(type) ? .little : .big,
                                           order: type.lsbFirst ? .lsbFirst : .msbFirst)
         } catch {
             throw failure(error, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
@@ -678,6 +699,7 @@ public struct Interpreter {
         let type = plan.types[typeIndex]
         switch type.kind {
         case .integer, .varint, .zigzag: return .integer
+        case .computed: return type.isBoolean ? .boolean : .integer
         case .enumeration: return .enumeration(enumID: type.target)
         case .float: return .float
         case .boolean: return .boolean

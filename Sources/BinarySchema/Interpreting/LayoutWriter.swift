@@ -66,6 +66,8 @@ package struct LayoutWriter {
     private let state = NodeStore()
     private var currentFrame: Int32 = -1
     private var currentElement: Int32 = -1
+    /// As the interpreter's: the byte order a `@little_endian` field chose (-1 none, 0 big, 1 little).
+    private var byteOrderOverride: Int8 = -1
     private var propertyPath: [String] = []
     private var depth = 0
 
@@ -135,12 +137,23 @@ package struct LayoutWriter {
             let name = matchesSwiftNames ? schemaField.swiftName : schemaField.name
             let member = members.first { $0.name == name }?.value
             if field.condition >= 0, try evaluate(field.condition, field.fieldID, node) == 0 { continue }
+            let fieldType = plan.types[field.type]
+            if fieldType.kind == .computed {
+                // Derived from what was written before it: any value given for it is not written.
+                let value = try evaluate(fieldType.extent, field.fieldID, node)
+                state.slots[slotBase + Int(field.slot)] = leaf(field.fieldID, fieldType.isBoolean ? .boolean : .integer, node, -1,
+                                                              writer.bitCount, fieldType.isBoolean ? .boolean(value != 0) : .signed(value))
+                continue
+            }
             guard let member else {
                 if isRoot { throw EndOfValue() }
                 throw failure(field.fieldID, node, "the value has no property '\(name)' for this field")
             }
             propertyPath.append(name)
             defer { propertyPath.removeLast() }
+            let savedByteOrder = byteOrderOverride
+            defer { byteOrderOverride = savedByteOrder }
+            if field.byteOrder >= 0 { byteOrderOverride = try evaluate(field.byteOrder, field.fieldID, node) != 0 ? 1 : 0 }
             let child: Int32
             if field.size >= 0 {
                 let size = try evaluate(field.size, field.fieldID, node)
@@ -189,7 +202,7 @@ package struct LayoutWriter {
         switch type.kind {
         case .integer, .enumeration:
             let raw = try integerBits(value, bits: Int(type.bits), signed: type.isSigned, fieldID, parent)
-            writer.writeInteger(raw, width: Int(type.bits), endianness: type.littleEndian ? .little : .big,
+            writer.writeInteger(raw, width: Int(type.bits), endianness: isLittleEndian(type) ? .little : .big,
                                 order: type.lsbFirst ? .lsbFirst : .msbFirst)
             let stored: FieldValue = type.isSigned ? .signed(ByteReader.signExtend(raw, width: Int(type.bits))) : .unsigned(raw)
             let kind: NodeKind = type.kind == .enumeration ? .enumeration(enumID: type.target) : .integer
@@ -199,7 +212,7 @@ package struct LayoutWriter {
                 throw failure(fieldID, parent, "expected a float, got \(Self.describe(value))", outOfRange: true)
             }
             let bits = type.bits == 32 ? UInt64(Float(number).bitPattern) : number.bitPattern
-            writer.writeUInt(bits, byteCount: Int(type.bits) / 8, endianness: type.littleEndian ? .little : .big)
+            writer.writeUInt(bits, byteCount: Int(type.bits) / 8, endianness: isLittleEndian(type) ? .little : .big)
             return leaf(fieldID, .float, parent, arrayIndex, start, .float(number))
         case .boolean:
             let flag: Bool
@@ -274,6 +287,10 @@ package struct LayoutWriter {
         case .dispatch:
             let chosen = try chooseDispatch(type.target, value, fieldID, parent)
             return try writeValue(chosen, value, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .computed:
+            let computed = try evaluate(type.extent, fieldID, parent)
+            return leaf(fieldID, type.isBoolean ? .boolean : .integer, parent, arrayIndex, start,
+                        type.isBoolean ? .boolean(computed != 0) : .signed(computed))
         case .dnsName:
             guard case .text(let name) = value else {
                 throw failure(fieldID, parent, "expected a domain name, got \(Self.describe(value))", outOfRange: true)
@@ -366,6 +383,10 @@ package struct LayoutWriter {
     }
 
     // MARK: - Helpers
+
+    private func isLittleEndian(_ type: ExecutionPlan.TypeEntry) -> Bool {
+        byteOrderOverride < 0 || !type.followsByteOrder ? type.littleEndian : byteOrderOverride == 1
+    }
 
     private func integerBits(_ value: LayoutValue, bits: Int, signed: Bool, _ fieldID: Int32,
                              _ parent: Int32) throws -> UInt64 {

@@ -191,6 +191,8 @@ package struct IntegerType: Sendable, Hashable {
     package let isSigned: Bool
     package let endianness: Endianness
     package let bitOrder: BitOrder
+    /// Written with a `le`/`be` suffix: a `@little_endian` byte order chosen at run time does not change it.
+    package let hasExplicitEndianness: Bool
 }
 
 /// How a value is shown, from display attributes such as `@hex`.
@@ -208,7 +210,7 @@ package enum Extent: Sendable {
 /// The type of a field after checking.
 package enum FieldType: Sendable {
     case integer(IntegerType)
-    case float(bits: Int, endianness: Endianness)
+    case float(bits: Int, endianness: Endianness, hasExplicitEndianness: Bool)
     case boolean
     case varint(zigzag: Bool)
     case bytes(Extent)
@@ -220,6 +222,8 @@ package enum FieldType: Sendable {
     case structure(structID: Int)
     indirect case array(element: FieldType, extent: Extent)
     case switchOn(SwitchType)
+    /// `let name = expr`: a value computed when the walk reaches it, reading no bytes.
+    case computed(Program, isBoolean: Bool)
     /// `dispatch table(keys...)`: index into ``Schema/dispatchTables`` and the key programs, tried in order.
     case dispatch(table: Int, keys: [Program])
     case dnsName
@@ -266,10 +270,17 @@ public final class Field: Sendable {
     package let condition: Program?
     /// Must hold once read (`== value` or `@assert`).
     package let constraints: [Program]
+    /// `@little_endian(condition)`: the byte order of the field's contents, chosen when it is read.
+    package let littleEndianCondition: Program?
     /// `@size(n)`: the field occupies exactly n bytes, and its contents must fit in them.
     package let size: Program?
     /// How its value is shown (`@hex`, `@mac`…; `.automatic` without one).
     public let display: DisplayHint
+    /// Whether it is a computed value (`let name = expr`): derived, with no bytes of its own.
+    public var isComputed: Bool {
+        if case .computed = type { return true }
+        return false
+    }
     /// `@display("fmt", args...)`: `{}` placeholders filled by the argument values.
     package let displayFormat: (format: String, arguments: [Program])?
     /// ``displayFormat``'s text split at each `{}`: the literal pieces its arguments go between.
@@ -279,7 +290,8 @@ public final class Field: Sendable {
 
     init(id: Int, name: String, structID: Int, slot: Int, type: FieldType, condition: Program?, constraints: [Program],
          size: Program?, display: DisplayHint, displayFormat: (format: String, arguments: [Program])?,
-         location: SchemaLocation) {
+         location: SchemaLocation, littleEndianCondition: Program? = nil) {
+        self.littleEndianCondition = littleEndianCondition
         self.id = id
         self.name = name
         self.swiftName = Self.camelCase(name)

@@ -97,6 +97,8 @@ struct FieldSyntax {
     /// `if expr`: the field is present only when this holds.
     let condition: ExpressionSyntax?
     let attributes: [AttributeSyntax]
+    /// `let name = expr`: a computed value, which reads no bytes (``type`` is unused).
+    var value: ExpressionSyntax? = nil
 }
 
 indirect enum TypeSyntax {

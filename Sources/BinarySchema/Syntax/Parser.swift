@@ -202,6 +202,18 @@ struct Parser {
     }
 
     private mutating func parseField() throws(Failure) -> FieldSyntax {
+        if current.isKeyword("let"), position + 1 < tokens.count, tokens[position + 1].identifier != nil {
+            let letToken = current
+            advance()
+            let nameToken = current
+            let name = try expectIdentifier("the computed value's name")
+            try expectSymbol("=")
+            let value = try parseExpression()
+            let attributes = try parseAttributes()
+            if current.isSymbol(",") || current.isSymbol(";") { advance() }
+            return FieldSyntax(name: name, location: location(of: nameToken), type: .named("let", location(of: letToken)),
+                               expectedValue: nil, condition: nil, attributes: attributes, value: value)
+        }
         let nameToken = current
         let name = try expectIdentifier("a field name")
         try expectSymbol(":")

@@ -79,7 +79,11 @@ public struct FieldRowsRenderer {
                 layout.writeSummary(of: index, into: &value)
             } else {
                 if isLeaf, ValueWriter.writeBitPattern(dissection, index, into: &value) { value.append(" = " as StaticString) }
+                // A computed value has no bytes: its value is in brackets, as Wireshark shows derived fields.
+                let isDerived = ValueWriter.isDerived(node)
+                if isDerived { value.append(byte: UInt8(ascii: "[")) }
                 ValueWriter.writeDisplay(dissection, index, into: &value)
+                if isDerived { value.append(byte: UInt8(ascii: "]")) }
                 if !isLeaf, case .structure = node.kind, layout.isBitLevel(index) {
                     value.append(value.count == 0 ? "" as StaticString : "  (")
                     value.appendDecimal(node.bitWidth)

@@ -122,7 +122,10 @@ public struct HexDumpRenderer {
                     sink.append(error.description)
                 } else {
                     if ValueWriter.writeBitPattern(dissection, leaf, into: &sink) { sink.append(" = " as StaticString) }
+                    let isDerived = ValueWriter.isDerived(dissection.nodes[leaf])
+                    if isDerived { sink.append(byte: UInt8(ascii: "[")) }
                     ValueWriter.writeDisplay(dissection, leaf, into: &sink)
+                    if isDerived { sink.append(byte: UInt8(ascii: "]")) }
                 }
                 if sink.count - valueStart > valueWidth {
                     value.removeAll()

@@ -129,8 +129,13 @@ public struct JSONRenderer {
             sink.appendDecimal(node.bitWidth)
         }
         let raw = UnsafeBufferPointer(rebasing: bytes[dissection.rawByteRange(of: node)])
+        if ValueWriter.isDerived(node) {
+            // A computed value: no bytes of its own, so no "raw".
+            sink.append(",\"derived\":true" as StaticString)
+        }
         switch node.kind {
         case .structure, .array: break
+        case _ where ValueWriter.isDerived(node): break
         default:
             sink.append(",\"raw\":\"" as StaticString)
             sink.appendHex(raw)

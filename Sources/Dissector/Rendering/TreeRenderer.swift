@@ -87,9 +87,13 @@ public struct TreeRenderer {
             if isLeaf, ValueWriter.writeBitPattern(dissection, index, into: &sink) {
                 sink.append(" = " as StaticString)
             }
+            // A computed value is in brackets, as Wireshark shows the fields it derives.
+            let isDerived = ValueWriter.isDerived(node)
+            if isDerived { sink.append(byte: UInt8(ascii: "[")) }
             PathTable.appendName(of: node, names, into: &sink)
             sink.append(": " as StaticString)
             ValueWriter.writeDisplay(dissection, index, into: &sink)
+            if isDerived { sink.append(byte: UInt8(ascii: "]")) }
             if !isLeaf, case .structure = node.kind {
                 if layout.isBitLevel(index) {
                     sink.append(" (" as StaticString)

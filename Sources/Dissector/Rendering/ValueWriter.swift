@@ -98,7 +98,19 @@ enum ValueWriter {
         return listed
     }
 
-    /// An integer in the notation a hint asks for; `bits` sets the digits of hex and binary.
+    /// Whether a node is a computed value (`let name = expr`): the only integers and bools that
+    /// span no bits, so no table is needed to tell.
+    @inline(__always)
+    static func isDerived(_ node: FieldNode) -> Bool {
+        guard node.bitEnd == node.bitStart else { return false }
+        switch node.kind {
+        case .integer, .boolean: return true
+        default: return false
+        }
+    }
+
+    /// An integer in the notation a hint asks for; `bits` sets the digits of hex and binary (a
+    /// computed value, which has no width, takes as many as its value needs).
     private static func writeInteger(_ value: FieldValue, hint: DisplayHint, bits: Int, into sink: inout TextSink) {
         let magnitude: UInt64
         switch value {
@@ -115,7 +127,7 @@ enum ValueWriter {
         default:
             return
         }
-        let width = max(1, min(64, bits))
+        let width = bits > 0 ? min(64, bits) : max(1, 64 - magnitude.leadingZeroBitCount)
         let masked = width == 64 ? magnitude : magnitude & ((1 << UInt64(width)) - 1)
         switch hint {
         case .hex:

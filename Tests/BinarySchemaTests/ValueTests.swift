@@ -1,0 +1,161 @@
+import BinarySchema
+import Dissector
+import Foundation
+import Testing
+
+/// Computed values (`let name = expr`) and byte orders chosen at run time (`@little_endian`).
+@Suite struct ValueTests {
+    /// QUIC's variable-length integer (RFC 9000 §16), written once and used as a number.
+    static let varint = """
+        endian big
+        struct VarInt {
+          prefix: u2
+          v6: u6 if prefix == 0
+          v14: u14 if prefix == 1
+          v30: u30 if prefix == 2
+          v62: u62 if prefix == 3
+          let value = prefix == 0 ? v6 : prefix == 1 ? v14 : prefix == 2 ? v30 : v62
+          let is_long = prefix >= 2
+        }
+        struct Main {
+          length: VarInt
+          data: bytes[length.value]
+          let doubled = length.value * 2 @hex
+        }
+        """
+
+    @Test func aComputedValueIsANumberLaterFieldsUse() throws {
+        // RFC 9000 appendix A.1's examples.
+        let cases: [([UInt8], Int64)] = [
+            ([0x25], 37), ([0x40, 0x25], 37), ([0x7B, 0xBD], 15293), ([0x9D, 0x7F, 0x3E, 0x7D], 494_878_333),
+            ([0xC2, 0x19, 0x7C, 0x5E, 0xFF, 0x14, 0xE8, 0x8C], 151_288_809_941_952_652),
+        ]
+        for (bytes, expected) in cases {
+            let result = try dissect(Self.varint, bytes, root: "VarInt")
+            #expect(result.error == nil)
+            #expect(try result.int("VarInt.value") == expected, "\(bytes)")
+            #expect(try result.at("VarInt.is_long").value == .boolean(bytes.count >= 4))
+        }
+        let message = try dissect(Self.varint, [0x03, 0xAA, 0xBB, 0xCC, 0xDD])
+        #expect(try result(message, "Main.data").byteLength == 3)
+        #expect(try message.int("Main.doubled") == 6)
+        #expect(try message.display("Main.doubled") == "0x6", "hex digits for the value, as it has no width")
+        // Derived: at the cursor, with no bytes.
+        let derived = try message.at("Main.length.value")
+        #expect(derived.bitStart == 8 && derived.bitEnd == 8)
+    }
+
+    private func result(_ dissection: Dissection, _ path: String) throws -> FieldNode { try dissection.at(path) }
+
+    @Test func viewsShowComputedValuesAsDerived() throws {
+        let message = try dissect(Self.varint, [0x02, 0xAA, 0xBB])
+        let tree = TreeRenderer().render(message)
+        #expect(tree.contains("\n        [value: 2]\n"), "\(tree)")
+        #expect(tree.contains("\n    [doubled: 0x4]"), "\(tree)")
+        let fields = FieldRowsRenderer().render(message)
+        let row = try #require(fields.split(separator: "\n").first { $0.contains("Main.length.value") })
+        #expect(row.hasSuffix("Main.length.value    [2]"), "\(row)")
+        #expect(row.hasPrefix("        "), "no offset and no bytes: \(row)")
+        let json = JSONRenderer().render(message)
+        #expect(json.contains(#"{"path":"Main.length.value","name":"value","parent":1,"kind":"integer","offset":1,"length":0,"derived":true,"value":2,"display":"2"}"#),
+                "\(json)")
+    }
+
+    @Test func computedValuesInSummariesAndDisplays() throws {
+        let schema = """
+            @protocol("demo") @summary("total {total}")
+            struct Main {
+              a: u8
+              b: u8
+              let total = a + b @display("{} bytes", total)
+            }
+            """
+        let message = try dissect(schema, [3, 4])
+        #expect(try message.display("demo.total") == "7 bytes")
+        #expect(SummaryRenderer().render(message).contains("total 7 bytes"))
+    }
+
+    @Test func misusedComputedValuesAreLocatedErrors() {
+        let found = diagnostics("""
+            struct Inner { a: u8 }
+            struct Main {
+              x: Inner
+              let s = x
+              let early = later + 1
+              later: u8
+              let f = later @flag
+              let b = later == 1 @hex
+            }
+            """)
+        #expect(found.map { "\($0.location.line):\($0.location.column) \($0.kind) \($0.message)" } == [
+            "4:11 typeMismatch 'x' is struct Inner, not a number; use len(x) for its length or one of its fields",
+            "5:15 useBeforeDefinition field 'later' is used before its definition in 'Main'",
+            "7:17 invalidValue '@flag' does not apply to a computed value (known: @hex, @dec, @bin, @display)",
+            "8:22 invalidValue '@hex' does nothing on a bool",
+        ])
+    }
+
+    // MARK: - Byte order at run time
+
+    /// ELF's EI_DATA decides the byte order of everything after the identification bytes.
+    static let elfLike = """
+        endian big
+        enum Kind: u16 { relocatable = 1, executable = 2 }
+        struct File {
+          data: u8 @assert(data == 1 || data == 2)
+          header: Header @little_endian(data == 1)
+          trailer: u16
+        }
+        struct Header {
+          kind: Kind
+          flags: u32
+          marker: u16be
+          ratio: f32
+          nested: Nested
+        }
+        struct Nested { value: u16 }
+        """
+
+    @Test func aFieldsContentsReadInTheByteOrderAnExpressionChooses() throws {
+        let littleRatio = Array(withUnsafeBytes(of: Float(1.5).bitPattern.littleEndian) { Array($0) })
+        let bigRatio = Array(withUnsafeBytes(of: Float(1.5).bitPattern.bigEndian) { Array($0) })
+        let little = try dissect(Self.elfLike, [1, 0x02, 0x00, 0x78, 0x56, 0x34, 0x12, 0xAB, 0xCD] + littleRatio + [0x34, 0x12, 0x00, 0x05],
+                                 root: "File")
+        #expect(little.error == nil)
+        #expect(try little.display("File.header.kind") == "executable (2)")
+        #expect(try little.int("File.header.flags") == 0x1234_5678)
+        #expect(try little.int("File.header.marker") == 0xABCD, "an explicit be suffix keeps its order")
+        #expect(try little.display("File.header.ratio") == "1.5")
+        #expect(try little.int("File.header.nested.value") == 0x1234, "structs inside follow the chosen order")
+        #expect(try little.int("File.trailer") == 5, "after the field, the file's order again")
+        let big = try dissect(Self.elfLike, [2, 0x00, 0x02, 0x12, 0x34, 0x56, 0x78, 0xAB, 0xCD] + bigRatio + [0x12, 0x34, 0x00, 0x05],
+                              root: "File")
+        #expect(try big.display("File.header.kind") == "executable (2)")
+        #expect(try big.int("File.header.flags") == 0x1234_5678)
+        #expect(try big.int("File.header.nested.value") == 0x1234)
+    }
+
+    /// An enum declared in a big-endian file is read in the byte order of the file that uses it.
+    @Test func anEnumIsReadInTheByteOrderOfTheFieldUsingIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("order-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "endian big\nenum Kind: u16 { one = 1 }\nenum Fixed: u16be { one = 1 }\n"
+            .write(to: directory.appendingPathComponent("kinds.schema"), atomically: true, encoding: .utf8)
+        try "endian little\nimport \"kinds.schema\"\nstruct Main { kind: Kind  fixed: Fixed }\n"
+            .write(to: directory.appendingPathComponent("main.schema"), atomically: true, encoding: .utf8)
+        let schema = try SchemaLoader.load(paths: [directory.appendingPathComponent("main.schema").path])
+        var interpreter = Interpreter(schema: schema)
+        let dissection = interpreter.dissect([0x01, 0x00, 0x00, 0x01], root: try #require(schema.structType(named: "Main")))
+        #expect(try dissection.display("Main.kind") == "one (1)")
+        #expect(try dissection.display("Main.fixed") == "one (1)", "an explicit be base keeps its order")
+    }
+
+    @Test func littleEndianTakesOneBoolExpression() {
+        let found = diagnostics("struct Main {\n  a: u8\n  b: u16 @little_endian(a)\n  c: u16 @little_endian\n}")
+        #expect(found.map { "\($0.location.line):\($0.location.column) \($0.message)" } == [
+            "3:25 a @little_endian condition must be a bool, but this is integer",
+            "4:10 @little_endian takes one bool expression: whether the field's contents are little-endian",
+        ])
+    }
+}
