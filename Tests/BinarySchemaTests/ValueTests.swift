@@ -158,4 +158,62 @@ import Testing
             "4:10 @little_endian takes one bool expression: whether the field's contents are little-endian",
         ])
     }
+
+    // MARK: - Parameters
+
+    static let parameters = """
+        enum Kind: u8 { short = 1, long = 2 }
+        struct Option(length: u8, kind: Kind, big: bool) {
+          data: bytes[length - 2]
+          extra: u8 if big
+        }
+        struct Main {
+          kind: u8
+          len: u8
+          opt: Option(len, kind, kind == 2)
+          more: Option(3, 1, false)[2]
+        }
+        """
+
+    @Test func aStructReadsTheArgumentsItsUserPasses() throws {
+        let result = try dissect(Self.parameters, [0x02, 0x05, 0xAA, 0xBB, 0xCC, 0xDD, 0x11, 0x22])
+        #expect(result.error == nil)
+        #expect(try result.int("Main.opt.length") == 5)
+        #expect(try result.display("Main.opt.kind") == "long (2)")
+        #expect(try result.at("Main.opt.big").value == .boolean(true))
+        #expect(try result.at("Main.opt.data").byteLength == 3)
+        #expect(try result.int("Main.opt.extra") == 0xDD)
+        #expect(try result.at("Main.more[1].data").byteOffset == 7)
+        #expect(result.node(at: "Main.more[1].extra") == nil)
+        let tree = TreeRenderer().render(result)
+        #expect(tree.contains("\n        [length: 5]\n        [kind: long (2)]\n        [big: true]\n"), "\(tree)")
+        // A root has nothing to pass: the walk stops at the first parameter, located.
+        let root = try dissect(Self.parameters, [1, 2, 3], root: "Option")
+        #expect(root.error?.code == "missing_argument")
+        #expect(root.error?.path == "Option.length")
+    }
+
+    @Test func parametersAreCheckedWhereTheStructIsUsed() {
+        let found = diagnostics("""
+            struct P(n: u8, s: string) { a: bytes[n] }
+            struct Q(n: u8) { a: bytes[n] }
+            struct Main {
+              x: u8
+              a: Q
+              b: Q(1, 2)
+              c: Q(x == 1)
+              d: u8(3)
+            }
+            register t { 1 => Q }
+            table t: u8
+            """)
+        #expect(found.map { "\($0.location.line):\($0.location.column) \($0.message)" } == [
+            "1:20 a parameter is an integer type, bool or an enum",
+            "5:6 struct 'Q' takes 1 argument: Q(n)",
+            "6:6 struct 'Q' takes 1 argument (n), not 2",
+            "7:10 argument 'n' of 'Q' is integer, not bool",
+            "8:6 'u8' is a built-in type and takes no arguments",
+            "10:19 struct 'Q' takes parameters, which a table cannot pass",
+        ])
+    }
 }

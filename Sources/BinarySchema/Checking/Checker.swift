@@ -154,7 +154,13 @@ struct Checker {
 
     /// The struct a registration names, as seen from the registering file.
     private mutating func registeredStruct(_ name: String, file: Int, at location: SchemaLocation) -> Int? {
-        if case .structure(let id)? = lookup(name, file: file)?.declaration { return id }
+        if case .structure(let id)? = lookup(name, file: file)?.declaration {
+            guard structSyntax[id].syntax.parameters.isEmpty else {
+                report(.typeMismatch, "struct '\(name)' takes parameters, which a table cannot pass", at: location)
+                return nil
+            }
+            return id
+        }
         if let hidden = declarations[name] {
             if case .structure = hidden.declaration {
                 report(.unknownType, "struct '\(name)' is declared in \(hidden.location.path), which this file does not import", at: location)
@@ -296,7 +302,9 @@ struct Checker {
     private mutating func computeShallowFields() {
         parentsOf = Array(repeating: [], count: structSyntax.count)
         for (id, entry) in structSyntax.enumerated() {
-            var list: [(name: String, type: ValueType)] = []
+            var list: [(name: String, type: ValueType)] = entry.syntax.parameters.map { parameter in
+                (parameter.name, parameterType(parameter.type, file: entry.file)?.valueType ?? .invalid)
+            }
             for field in entry.syntax.fields {
                 if let value = field.value {
                     list.append((field.name, Self.computedType(value, earlier: list)))
@@ -330,7 +338,22 @@ struct Checker {
             return .array(shallowType(base, file: file, expanding: expanding))
         case .switchOn, .dispatch:
             return .varying
+        case .instance(let name, _, _):
+            if case .structure(let id)? = lookup(name, file: file)?.declaration { return .structure(id, name: name) }
+            return .invalid
         }
+    }
+
+    /// A parameter's type: an integer type, `bool` or an enum; nil (and `.invalid`) otherwise.
+    private func parameterType(_ syntax: TypeSyntax, file: Int) -> (valueType: ValueType, isBoolean: Bool, enumID: Int?)? {
+        guard case .named(let name, _) = syntax else { return nil }
+        switch BuiltinType.parse(name) {
+        case .integer?: return (.integer, false, nil)
+        case .boolean?: return (.boolean, true, nil)
+        default: break
+        }
+        if case .enumeration(let id)? = lookup(name, file: file)?.declaration { return (.enumeration(id, name: name), false, id) }
+        return nil
     }
 
     /// A computed value's type, known before anything is compiled: a bool when its expression is
@@ -359,6 +382,9 @@ struct Checker {
             return containedStructs(base, file: file, expanding: expanding)
         case .switchOn(_, let cases, _):
             return cases.flatMap { containedStructs($0.type, file: file, expanding: expanding) }
+        case .instance(let name, _, _):
+            if case .structure(let id)? = lookup(name, file: file)?.declaration { return [id] }
+            return []
         case .dispatch(let name, _, _):
             // Every struct registered on the table can be read here, so `parent.x` inside it may mean this struct.
             guard let table = tableIndex[name] else { return [] }
@@ -426,7 +452,7 @@ struct Checker {
             case "summary":
                 if attribute.arguments.count == 1, case .string(let text, let location) = attribute.arguments[0] {
                     summaryFormat = text
-                    checkSummary(text, fields: syntax.fields.map(\.name), at: location)
+                    checkSummary(text, fields: syntax.parameters.map(\.name) + syntax.fields.map(\.name), at: location)
                     if !syntax.attributes.contains(where: { $0.name == "protocol" }) {
                         report(.invalidValue, "@summary is shown only for protocol layers: add @protocol(\"name\") to '\(syntax.name)'",
                                at: attribute.location)
@@ -442,11 +468,32 @@ struct Checker {
             }
         }
 
+        if !syntax.parameters.isEmpty, !linkTypes.isEmpty {
+            report(.invalidValue, "a struct with parameters cannot start a link type: nothing would pass them", at: syntax.location)
+        }
         var scope = Scope(structID: id, structName: syntax.name, file: file,
-                          allFieldNames: Set(syntax.fields.map(\.name)))
+                          allFieldNames: Set(syntax.fields.map(\.name) + syntax.parameters.map(\.name)))
         var structFields: [Field] = []
         var bitPhase: Int? = 0
-        for (slot, fieldSyntax) in syntax.fields.enumerated() {
+        // Parameters are the struct's first slots: derived values its fields read like fields.
+        for (index, parameter) in syntax.parameters.enumerated() {
+            if scope.defined[parameter.name] != nil {
+                report(.duplicateName, "struct '\(syntax.name)' already has a parameter '\(parameter.name)'", at: parameter.location)
+                continue
+            }
+            guard let kind = parameterType(parameter.type, file: file) else {
+                report(.typeMismatch, "a parameter is an integer type, bool or an enum", at: parameter.type.location)
+                continue
+            }
+            scope.defined[parameter.name] = (index, kind.valueType)
+            let field = Field(id: fields.count, name: parameter.name, structID: id, slot: index,
+                              type: .parameter(index: index, isBoolean: kind.isBoolean, enumID: kind.enumID), condition: nil,
+                              constraints: [], size: nil, display: .automatic, displayFormat: nil, location: parameter.location)
+            structFields.append(field)
+            fields.append(field)
+        }
+        for (position, fieldSyntax) in syntax.fields.enumerated() {
+            let slot = position + syntax.parameters.count
             if scope.defined[fieldSyntax.name] != nil {
                 report(.duplicateName, "struct '\(syntax.name)' already has a field '\(fieldSyntax.name)'", at: fieldSyntax.location)
                 continue
@@ -662,7 +709,9 @@ struct Checker {
             return hint == .hex || hint == .decimal || hint == .automatic
         case .bytes, .address:
             return hint != .decimal && hint != .binary && hint != .flag
-        case .float, .boolean, .string, .cString, .structure, .dnsName, .dispatch:
+        case .float, .boolean, .string, .cString, .structure, .dnsName, .dispatch, .instance:
+            return hint == .automatic
+        case .parameter:
             return hint == .automatic
         case .computed(_, let isBoolean):
             return !isBoolean && (hint == .hex || hint == .decimal || hint == .binary || hint == .automatic)
@@ -697,6 +746,8 @@ struct Checker {
         case .switchOn: return "any case of the switch"
         case .dispatch: return "a dispatch"
         case .computed: return "a computed value"
+        case .instance: return "a struct"
+        case .parameter: return "a parameter"
         case .dnsName: return "a dns_name"
         }
     }
@@ -735,7 +786,7 @@ struct Checker {
         case .enumeration(_, let base): width = base.bits
         case .boolean: width = 8
         case .float(let bits, _, _): width = bits
-        case .structure: width = nil
+        case .structure, .instance: width = nil
         default: width = type.isByteGranular ? 0 : nil
         }
         guard let width, let phase = bitPhase else {
@@ -767,7 +818,13 @@ struct Checker {
             }
             if let found = lookup(name, file: scope.file) {
                 switch found.declaration {
-                case .structure(let id): return .structure(structID: id)
+                case .structure(let id):
+                    let parameters = structSyntax[id].syntax.parameters
+                    if !parameters.isEmpty {
+                        report(.typeMismatch, "struct '\(name)' takes \(parameters.count) argument\(parameters.count == 1 ? "" : "s"): \(name)(\(parameters.map(\.name).joined(separator: ", ")))",
+                               at: location)
+                    }
+                    return .structure(structID: id)
                 case .enumeration(let id):
                     // Read in the byte and bit order of the file that uses it, unless its base says (`u32le`).
                     let declared = enums[id].base
@@ -811,6 +868,34 @@ struct Checker {
             return .array(element: element, extent: extent)
         case .switchOn(let subjectSyntax, let caseSyntaxes, let location):
             return resolveSwitch(subjectSyntax, caseSyntaxes, location: location, scope: scope)
+        case .instance(let name, let argumentSyntaxes, let location):
+            guard case .structure(let id)? = lookup(name, file: scope.file)?.declaration else {
+                let message = BuiltinType.parse(name) != nil || name == "bytes" || name == "string"
+                    ? "'\(name)' is a built-in type and takes no arguments"
+                    : declarations[name] == nil ? "unknown type '\(name)'" : "'\(name)(...)' passes arguments, so '\(name)' must be a struct visible here"
+                report(.unknownType, message, at: location)
+                return .bytes(.rest)
+            }
+            let parameters = structSyntax[id].syntax.parameters
+            guard parameters.count == argumentSyntaxes.count else {
+                report(.typeMismatch, "struct '\(name)' takes \(parameters.count) argument\(parameters.count == 1 ? "" : "s") (\(parameters.map(\.name).joined(separator: ", "))), not \(argumentSyntaxes.count)",
+                       at: location)
+                return .bytes(.rest)
+            }
+            var arguments: [Program] = []
+            for (parameter, argument) in zip(parameters, argumentSyntaxes) {
+                let expected = parameterType(parameter.type, file: structSyntax[id].file)?.valueType ?? .invalid
+                var builder = ProgramBuilder()
+                let before = diagnostics.count
+                let type = compile(argument, scope: scope, into: &builder, expected: expected)
+                guard diagnostics.count == before else { continue }
+                if !Self.comparable(type, expected) {
+                    report(.typeMismatch, "argument '\(parameter.name)' of '\(name)' is \(expected), not \(type)", at: argument.location)
+                    continue
+                }
+                arguments.append(builder.finish(text: describe(argument)))
+            }
+            return .instance(structID: id, arguments: arguments)
         case .dispatch(let name, let keySyntaxes, let location):
             guard let table = tableIndex[name] else {
                 report(.unknownType, "no dispatch table '\(name)'\(tableList)", at: location)
@@ -914,7 +999,9 @@ struct Checker {
         for structure in structs {
             for fieldID in structure.fieldIDs {
                 let field = fields[fieldID]
-                if field.condition == nil, case .structure(let target) = field.type { edges[structure.id].append(target) }
+                guard field.condition == nil else { continue }
+                if case .structure(let target) = field.type { edges[structure.id].append(target) }
+                if case .instance(let target, _) = field.type { edges[structure.id].append(target) }
             }
         }
         // Depth-first search with an explicit stack, so a long chain of structs cannot exhaust the call stack.

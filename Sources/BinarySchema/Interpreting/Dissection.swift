@@ -71,6 +71,8 @@ struct Frame: Sendable {
     let structID: Int32
     /// The scope's byte limit when the struct started (the end of a `@offset_base` message).
     let limit: Int
+    /// Where its arguments start on the walk's argument stack, or -1 when nothing passed any.
+    var arguments: Int32 = -1
 }
 
 /// The memory a walk fills: nodes, struct frames and field slots, reused from one buffer to

@@ -41,6 +41,8 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case emptyElement(index: Int)
         /// The walk reached the interpreter's limit on recorded fields.
         case fieldLimit(Int)
+        /// A struct with parameters read where nothing passes them (as the root of a walk).
+        case missingArgument(String)
     }
 
     /// What went wrong.
@@ -78,6 +80,7 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case .noMatchingCase: return "no_matching_case"
         case .emptyElement: return "empty_element"
         case .fieldLimit: return "field_limit"
+        case .missingArgument: return "missing_argument"
         }
     }
 
@@ -129,6 +132,8 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
             return "empty array element: \(path)[\(index)] at \(at) consumed no bytes"
         case .fieldLimit(let limit):
             return "field limit: \(path) at \(at) would be field \(limit + 1); the walk records at most \(limit)"
+        case .missingArgument(let name):
+            return "missing argument: \(path) at \(at) is parameter '\(name)', which nothing passed (a struct with parameters read as a root)"
         }
     }
 }

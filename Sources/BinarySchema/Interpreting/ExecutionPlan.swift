@@ -32,7 +32,7 @@ final class ExecutionPlan: @unchecked Sendable {
 
     enum TypeKind: UInt8 {
         case integer, enumeration, float, boolean, varint, zigzag, bytes, address, string, cString
-        case structure, array, switchOn, dispatch, dnsName, computed
+        case structure, array, switchOn, dispatch, dnsName, computed, parameter
     }
 
     enum ExtentKind: UInt8 {
@@ -51,8 +51,11 @@ final class ExecutionPlan: @unchecked Sendable {
         var display = DisplayHint.automatic
         /// Program of the extent (length, count or until condition), or -1.
         var extent: Int32 = -1
-        /// A computed value that is a bool rather than an integer.
+        /// A computed value or parameter that is a bool rather than an integer.
         var isBoolean = false
+        /// A struct's arguments: programs `arguments[argumentStart..<argumentStart + argumentCount]`.
+        var argumentStart: Int32 = 0
+        var argumentCount: Int32 = 0
         /// Struct ID, enum ID, element type index, switch index or address byte count, by kind.
         var target: Int32 = -1
     }
@@ -122,6 +125,8 @@ final class ExecutionPlan: @unchecked Sendable {
     let types: Table<TypeEntry>
     let switches: Table<SwitchEntry>
     let cases: Table<CaseEntry>
+    /// Program indices of the arguments passed to structs with parameters.
+    let arguments: Table<Int32>
     let dispatchSites: Table<DispatchSiteEntry>
     let dispatchKeys: Table<Int32>
     let dispatchTables: Table<DispatchTableEntry>
@@ -183,6 +188,7 @@ final class ExecutionPlan: @unchecked Sendable {
         types = Table(builder.types)
         switches = Table(builder.switches)
         cases = Table(builder.cases)
+        arguments = Table(builder.arguments)
         dispatchSites = Table(builder.dispatchSites)
         dispatchKeys = Table(builder.dispatchKeys)
         dispatchTables = Table(builder.dispatchTables)
@@ -245,6 +251,7 @@ final class ExecutionPlan: @unchecked Sendable {
         var types: [TypeEntry] = []
         var switches: [SwitchEntry] = []
         var cases: [CaseEntry] = []
+        var arguments: [Int32] = []
         var dispatchSites: [DispatchSiteEntry] = []
         var dispatchKeys: [Int32] = []
         var dispatchTables: [DispatchTableEntry] = []
@@ -387,6 +394,16 @@ final class ExecutionPlan: @unchecked Sendable {
                 entry = TypeEntry(kind: .dispatch, target: Int32(dispatchSites.count - 1))
             case .dnsName:
                 entry = TypeEntry(kind: .dnsName)
+            case .instance(let structID, let argumentPrograms):
+                entry = TypeEntry(kind: .structure, target: Int32(structID))
+                let lowered = argumentPrograms.map { program($0) }
+                entry.argumentStart = Int32(arguments.count)
+                entry.argumentCount = Int32(lowered.count)
+                arguments.append(contentsOf: lowered)
+            case .parameter(let index, let isBoolean, let enumID):
+                // `extent` holds the enum, if the parameter is one.
+                entry = TypeEntry(kind: .parameter, extent: Int32(enumID ?? -1), target: Int32(index))
+                entry.isBoolean = isBoolean
             case .computed(let value, let isBoolean):
                 entry = TypeEntry(kind: .computed)
                 entry.extent = program(value)

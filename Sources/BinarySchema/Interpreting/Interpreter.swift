@@ -46,6 +46,8 @@ public struct Interpreter {
     /// The byte order a `@little_endian` field chose for its contents: -1 none (each type's
     /// own), 0 big, 1 little. Integers, enums and floats without a `le`/`be` suffix follow it.
     private var byteOrderOverride: Int8 = -1
+    /// Arguments passed to the structs with parameters being read, innermost last.
+    private var argumentValues: [Int64] = []
     /// The error being thrown up as ``Stop``; set by `failure`.
     private var pendingError: DissectionError?
 
@@ -92,6 +94,7 @@ public struct Interpreter {
         depth = 0
         unclaimedHeuristicFrame = -1
         byteOrderOverride = -1
+        argumentValues.removeAll(keepingCapacity: true)
         pendingError = nil
         do {
             _ = try parseStruct(Int32(root), fieldID: -1, parent: -1, arrayIndex: -1)
@@ -120,7 +123,7 @@ public struct Interpreter {
     // MARK: - Structs and fields
 
     private mutating func parseStruct(_ structID: Int32, fieldID: Int32, parent: Int32,
-                                      arrayIndex: Int32) throws(Stop) -> Int32 {
+                                      arrayIndex: Int32, arguments: Int32 = -1) throws(Stop) -> Int32 {
         let structure = plan.structs[structID]
         depth += 1
         defer { depth -= 1 }
@@ -134,7 +137,7 @@ public struct Interpreter {
                                    arrayIndex: arrayIndex, bitStart: reader.bitPosition)
         let slotBase = state.appendSlots(Int(structure.fieldCount))
         let frameIndex = state.appendFrame(Frame(node: nodeIndex, slotBase: Int32(slotBase), parent: currentFrame,
-                                                 structID: structID, limit: reader.limit))
+                                                 structID: structID, limit: reader.limit, arguments: arguments))
         state.nodes[Int(nodeIndex)].frame = frameIndex
         let savedFrame = currentFrame
         currentFrame = frameIndex
@@ -294,7 +297,27 @@ public struct Interpreter {
             }
             return appendLeaf(fieldID, .string, parent, arrayIndex, start, .string(contentEnd: range.upperBound))
         case .structure:
-            return try parseStruct(type.target, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+            guard type.argumentCount > 0 else {
+                return try parseStruct(type.target, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+            }
+            // Computed here, in the frame of the struct using it, before the struct starts.
+            let base = argumentValues.count
+            defer { argumentValues.removeLast(argumentValues.count - base) }
+            for index in type.argumentStart..<(type.argumentStart + type.argumentCount) {
+                argumentValues.append(try evaluate(plan.arguments[index], fieldID: fieldID, type: typeIndex, parent: parent,
+                                                   arrayIndex: arrayIndex))
+            }
+            return try parseStruct(type.target, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex,
+                                   arguments: Int32(truncatingIfNeeded: base))
+        case .parameter:
+            let kind: NodeKind = type.extent >= 0 ? .enumeration(enumID: type.extent) : type.isBoolean ? .boolean : .integer
+            guard let frame = state.frame(currentFrame), frame.arguments >= 0,
+                  Int(frame.arguments) + Int(type.target) < argumentValues.count else {
+                let name = schema.fields.indices.contains(Int(fieldID)) ? schema.fields[Int(fieldID)].name : "parameter"
+                throw failure(.missingArgument(name), fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
+            }
+            let value = argumentValues[Int(frame.arguments) + Int(type.target)]
+            return appendLeaf(fieldID, kind, parent, arrayIndex, start, type.isBoolean ? .boolean(value != 0) : .signed(value))
         case .array:
             return try parseArray(type, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .switchOn:
@@ -700,6 +723,7 @@ public struct Interpreter {
         switch type.kind {
         case .integer, .varint, .zigzag: return .integer
         case .computed: return type.isBoolean ? .boolean : .integer
+        case .parameter: return type.extent >= 0 ? .enumeration(enumID: type.extent) : type.isBoolean ? .boolean : .integer
         case .enumeration: return .enumeration(enumID: type.target)
         case .float: return .float
         case .boolean: return .boolean

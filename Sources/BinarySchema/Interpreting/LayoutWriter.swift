@@ -68,6 +68,8 @@ package struct LayoutWriter {
     private var currentElement: Int32 = -1
     /// As the interpreter's: the byte order a `@little_endian` field chose (-1 none, 0 big, 1 little).
     private var byteOrderOverride: Int8 = -1
+    /// As the interpreter's: arguments passed to the structs with parameters being written.
+    private var argumentValues: [Int64] = []
     private var propertyPath: [String] = []
     private var depth = 0
 
@@ -106,7 +108,7 @@ package struct LayoutWriter {
     // MARK: - Structs and values
 
     private mutating func writeStruct(_ structID: Int32, _ value: LayoutValue, fieldID: Int32, parent: Int32,
-                                      arrayIndex: Int32, isRoot: Bool = false) throws -> Int32 {
+                                      arrayIndex: Int32, isRoot: Bool = false, arguments: Int32 = -1) throws -> Int32 {
         guard case .fields(let members) = value else {
             throw failure(fieldID, parent, "expected a struct value (with fields), got \(Self.describe(value))", outOfRange: true)
         }
@@ -123,7 +125,7 @@ package struct LayoutWriter {
                                               impliedDisplay: .automatic, frame: -1))
         let slotBase = state.appendSlots(Int(structure.fieldCount))
         let frame = state.appendFrame(Frame(node: node, slotBase: Int32(slotBase), parent: currentFrame, structID: structID,
-                                            limit: Int.max))
+                                            limit: Int.max, arguments: arguments))
         state.nodes[Int(node)].frame = frame
         let savedFrame = currentFrame
         currentFrame = frame
@@ -138,6 +140,18 @@ package struct LayoutWriter {
             let member = members.first { $0.name == name }?.value
             if field.condition >= 0, try evaluate(field.condition, field.fieldID, node) == 0 { continue }
             let fieldType = plan.types[field.type]
+            if fieldType.kind == .parameter {
+                // The value passed where the struct is used; any value given for it is not written.
+                guard arguments >= 0, Int(arguments) + Int(fieldType.target) < argumentValues.count else {
+                    throw failure(field.fieldID, node, "parameter '\(name)' has no argument: a struct with parameters cannot be the root")
+                }
+                let argument = argumentValues[Int(arguments) + Int(fieldType.target)]
+                let kind: NodeKind = fieldType.extent >= 0 ? .enumeration(enumID: fieldType.extent)
+                    : fieldType.isBoolean ? .boolean : .integer
+                state.slots[slotBase + Int(field.slot)] = leaf(field.fieldID, kind, node, -1, writer.bitCount,
+                                                              fieldType.isBoolean ? .boolean(argument != 0) : .signed(argument))
+                continue
+            }
             if fieldType.kind == .computed {
                 // Derived from what was written before it: any value given for it is not written.
                 let value = try evaluate(fieldType.extent, field.fieldID, node)
@@ -278,7 +292,18 @@ package struct LayoutWriter {
             writer.writeBytes([0])
             return leaf(fieldID, .string, parent, arrayIndex, start, .string(contentEnd: contentEnd))
         case .structure:
-            return try writeStruct(type.target, value, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+            guard type.argumentCount > 0 else {
+                return try writeStruct(type.target, value, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+            }
+            let base = argumentValues.count
+            defer { argumentValues.removeLast(argumentValues.count - base) }
+            for index in type.argumentStart..<(type.argumentStart + type.argumentCount) {
+                argumentValues.append(try evaluate(plan.arguments[index], fieldID, parent))
+            }
+            return try writeStruct(type.target, value, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex,
+                                   arguments: Int32(truncatingIfNeeded: base))
+        case .parameter:
+            throw failure(fieldID, parent, "a parameter is not written")
         case .array:
             return try writeArray(type, value, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .switchOn:

@@ -222,6 +222,11 @@ package enum FieldType: Sendable {
     case structure(structID: Int)
     indirect case array(element: FieldType, extent: Extent)
     case switchOn(SwitchType)
+    /// A struct with parameters read with the values of `arguments`, computed where it is used.
+    case instance(structID: Int, arguments: [Program])
+    /// Parameter `index` of the struct (`struct Option(length: u8)`): the argument's value, a derived
+    /// leaf of kind integer, bool or enum (`enumID`).
+    case parameter(index: Int, isBoolean: Bool, enumID: Int?)
     /// `let name = expr`: a value computed when the walk reaches it, reading no bytes.
     case computed(Program, isBoolean: Bool)
     /// `dispatch table(keys...)`: index into ``Schema/dispatchTables`` and the key programs, tried in order.
@@ -230,7 +235,7 @@ package enum FieldType: Sendable {
 
     var isByteGranular: Bool {
         switch self {
-        case .integer, .enumeration, .structure, .switchOn, .dispatch: return false
+        case .integer, .enumeration, .structure, .switchOn, .dispatch, .instance, .parameter, .computed: return false
         default: return true
         }
     }

@@ -68,10 +68,18 @@ struct AttributeSyntax {
 }
 
 struct StructSyntax {
+    /// `struct Option(length: u8)`: a value the user of the struct passes, as in `Option(len)`.
+    struct Parameter {
+        let name: String
+        let type: TypeSyntax
+        let location: SchemaLocation
+    }
+
     let name: String
     let location: SchemaLocation
     let attributes: [AttributeSyntax]
     let fields: [FieldSyntax]
+    var parameters: [Parameter] = []
 }
 
 struct EnumSyntax {
@@ -121,13 +129,15 @@ indirect enum TypeSyntax {
     case subscripted(TypeSyntax, Extent, SchemaLocation)
     /// `switch subject { pattern => Type ... }`; with no subject, patterns are conditions.
     case switchOn(ExpressionSyntax?, [SwitchCase], SchemaLocation)
+    /// `Option(length - 2)`: a struct with parameters, and the arguments passed to them.
+    case instance(String, [ExpressionSyntax], SchemaLocation)
     /// `dispatch udp.port(src_port, dst_port)`: the struct a table holds for the first key that has one.
     case dispatch(String, [ExpressionSyntax], SchemaLocation)
 
     var location: SchemaLocation {
         switch self {
         case .named(_, let location), .subscripted(_, _, let location), .switchOn(_, _, let location),
-            .dispatch(_, _, let location):
+            .dispatch(_, _, let location), .instance(_, _, let location):
             return location
         }
     }

@@ -165,6 +165,20 @@ struct Parser {
     private mutating func parseStruct(attributes: [AttributeSyntax]) throws(Failure) -> StructSyntax {
         let nameToken = current
         let name = try expectIdentifier("a struct name")
+        var parameters: [StructSyntax.Parameter] = []
+        if current.isSymbol("(") {
+            advance()
+            while !current.isSymbol(")") {
+                let parameterToken = current
+                let parameterName = try expectIdentifier("a parameter name")
+                try expectSymbol(":")
+                parameters.append(.init(name: parameterName, type: try parseType(), location: location(of: parameterToken)))
+                if current.isSymbol(",") { advance() } else if !current.isSymbol(")") {
+                    throw fail("expected ',' or ')' in the parameters of '\(name)'")
+                }
+            }
+            advance()
+        }
         try expectSymbol("{")
         var fields: [FieldSyntax] = []
         while !current.isSymbol("}") {
@@ -178,7 +192,8 @@ struct Parser {
             if position == before { advance() }
         }
         advance()
-        return StructSyntax(name: name, location: location(of: nameToken), attributes: attributes, fields: fields)
+        return StructSyntax(name: name, location: location(of: nameToken), attributes: attributes, fields: fields,
+                            parameters: parameters)
     }
 
     private mutating func parseEnum(attributes: [AttributeSyntax]) throws(Failure) -> EnumSyntax {
@@ -287,6 +302,18 @@ struct Parser {
         }
         let name = try expectIdentifier("a type")
         var type = TypeSyntax.named(name, location(of: start))
+        if current.isSymbol("("), current.line == previous.line {
+            advance()
+            var arguments: [ExpressionSyntax] = []
+            while !current.isSymbol(")") {
+                arguments.append(try parseExpression())
+                if current.isSymbol(",") { advance() } else if !current.isSymbol(")") {
+                    throw fail("expected ',' or ')' in the arguments of '\(name)'")
+                }
+            }
+            advance()
+            type = .instance(name, arguments, location(of: start))
+        }
         while current.isSymbol("[") {
             let bracket = current
             advance()

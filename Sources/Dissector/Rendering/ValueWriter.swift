@@ -104,7 +104,7 @@ enum ValueWriter {
     static func isDerived(_ node: FieldNode) -> Bool {
         guard node.bitEnd == node.bitStart else { return false }
         switch node.kind {
-        case .integer, .boolean: return true
+        case .integer, .boolean, .enumeration: return true
         default: return false
         }
     }
