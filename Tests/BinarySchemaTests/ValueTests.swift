@@ -216,4 +216,61 @@ import Testing
             "10:19 struct 'Q' takes parameters, which a table cannot pass",
         ])
     }
+
+    // MARK: - Reaching into arrays and switch results
+
+    static let reaching = """
+        struct TLV { kind: u8  len: u8  data: bytes[len] }
+        struct A { tag: u8 == 1  x: u8 }
+        struct B { tag: u8 == 2  x: u8  y: u8 }
+        struct C { tag: u8 == 3 }
+        struct Main {
+          n: u8
+          items: TLV[n]
+          let first_kind = items[0].kind
+          let last_len = items.last.len
+          let first_data_len = len(items[0].data)
+          body: switch peek(0) { 1 => A  2 => B  3 => C  _ => bytes[..] }
+          let body_x = body.x
+          tail: bytes[items[1].len]
+        }
+        """
+
+    @Test func expressionsReachArrayElementsAndTheStructASwitchRead() throws {
+        let result = try dissect(Self.reaching, [0x03, 0x07, 0x01, 0xAA, 0x08, 0x02, 0xBB, 0xCC, 0x09, 0x00, 0x02, 0x05, 0x02, 0xEE, 0xFF])
+        #expect(result.error == nil)
+        #expect(try result.int("Main.first_kind") == 7)
+        #expect(try result.int("Main.last_len") == 0)
+        #expect(try result.int("Main.first_data_len") == 1)
+        #expect(try result.int("Main.body_x") == 5, "x of B, in its own slot")
+        #expect(try result.at("Main.tail").byteLength == 2)
+        let throughA = try dissect(Self.reaching, [0x01, 0x07, 0x00, 0x01, 0x09, 0xEE])
+        #expect(try throughA.int("Main.body_x") == 9, "x of A")
+        // An index past the end, or a struct without the field, is an absent field at the reader.
+        let short = try dissect(Self.reaching, [0x01, 0x07, 0x00, 0x03])
+        #expect(short.error?.code == "absent_field")
+        #expect(short.error?.path == "Main.body_x")
+    }
+
+    @Test func misusedIndicesAndMembersAreLocatedErrors() {
+        let found = diagnostics("""
+            struct A { x: u8 }
+            struct B { y: u8 }
+            struct Main {
+              n: u8
+              items: u8[n]
+              let a = items[n]
+              let b = n[0]
+              let c = items[-1]
+              body: switch n { 1 => A  _ => B }
+              let d = body.z
+            }
+            """)
+        #expect(found.map { "\($0.location.line):\($0.location.column) \($0.message)" } == [
+            "6:17 an array index is a constant (write '.last' for the last element), not 'n'",
+            "7:12 an index applies to an array, not to a value of type integer",
+            "8:16 an array index is at least 0 (write '.last' for the last element), not -1",
+            "10:15 none of the structs this can be (A, B) has a field 'z'",
+        ])
+    }
 }

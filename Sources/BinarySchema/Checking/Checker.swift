@@ -1112,7 +1112,7 @@ struct Checker {
                 return .invalid
             }
             return emitEnumCase(id: id, enumName: enumName, caseName: name, location: location, into: &builder)
-        case .name, .member:
+        case .name, .member, .index:
             if case .member(.name(let typeName, _), let caseName, let location) = syntax,
                scope.defined[typeName] == nil, case .enumeration(let id)? = lookup(typeName, file: scope.file)?.declaration {
                 return emitEnumCase(id: id, enumName: typeName, caseName: caseName, location: location, into: &builder)
@@ -1123,8 +1123,8 @@ struct Checker {
                        at: syntax.location)
                 return .invalid
             }
-            if case .enclosing(levelsUp: 0) = reference.base, reference.slots.count == 1 {
-                builder.emit(.loadSlot(reference.slots[0]))
+            if case .enclosing(levelsUp: 0) = reference.base, reference.slots.count == 1, case .slot(let slot) = reference.slots[0] {
+                builder.emit(.loadSlot(slot))
             } else {
                 builder.emit(.load(builder.add(reference)))
             }
@@ -1281,75 +1281,167 @@ struct Checker {
         report(.typeMismatch, "'\(op)' needs \(required == .boolean ? "bool" : "integer") operands, but got \(type)", at: location)
     }
 
-    /// Resolves a field reference (`name`, `a.b`, `parent.x`, `it`, `it.kind`) to where it lives and its type.
+    /// One component of a reference: a name (a field, or `last` on an array) or a constant index.
+    private enum Component {
+        case name(String, SchemaLocation)
+        case index(ExpressionSyntax, SchemaLocation)
+
+        var name: String? {
+            if case .name(let name, _) = self { return name }
+            return nil
+        }
+
+        var location: SchemaLocation {
+            switch self {
+            case .name(_, let location), .index(_, let location): return location
+            }
+        }
+    }
+
+    /// The structs a switch or dispatch field of struct `structID` (in `slot`) can read.
+    private func varyingCandidates(structID: Int, slot: Int) -> [Int] {
+        guard structSyntax.indices.contains(structID) else { return [] }
+        let entry = structSyntax[structID]
+        let position = slot - entry.syntax.parameters.count
+        guard position >= 0, position < entry.syntax.fields.count else { return [] }
+        return Array(Set(containedStructs(entry.syntax.fields[position].type, file: entry.file))).sorted()
+    }
+
+    /// Resolves a field reference (`name`, `a.b`, `parent.x`, `it`, `it.kind`, `options[0].kind`,
+    /// `options.last`, `payload.x` through a switch) to where it lives and its type.
     private mutating func resolveReference(_ syntax: ExpressionSyntax, scope: Scope) -> (FieldReference, ValueType)? {
-        var components: [(name: String, location: SchemaLocation)] = []
+        var components: [Component] = []
         var cursor = syntax
         while true {
             if case .member(let base, let name, let location) = cursor {
-                components.insert((name, location), at: 0)
+                components.insert(.name(name, location), at: 0)
+                cursor = base
+            } else if case .index(let base, let index, let location) = cursor {
+                components.insert(.index(index, location), at: 0)
                 cursor = base
             } else if case .name(let name, let location) = cursor {
-                components.insert((name, location), at: 0)
+                components.insert(.name(name, location), at: 0)
                 break
             } else {
                 report(.typeMismatch, "expected a field name", at: cursor.location)
                 return nil
             }
         }
-        let text = components.map(\.name).joined(separator: ".")
+        let text = describe(syntax)
         var levelsUp = 0
         while components.first?.name == "parent", components.count > 1, scope.defined["parent"] == nil {
             levelsUp += 1
             components.removeFirst()
         }
-        var slots: [Int32] = []
+        var slots: [FieldReference.Step] = []
         var type: ValueType
         var firstSlotByStruct: [Int: Int32] = [:]
-        let first = components[0]
+        /// For a switch or dispatch value: the structs it can be.
+        var candidates: [Int] = []
+        guard case .name(let firstName, let firstLocation) = components[0] else {
+            report(.typeMismatch, "expected a field name", at: components[0].location)
+            return nil
+        }
         if levelsUp > 0 {
-            guard let resolved = resolveInParents(first.name, levelsUp: levelsUp, scope: scope, at: first.location) else { return nil }
+            guard let resolved = resolveInParents(firstName, levelsUp: levelsUp, scope: scope, at: firstLocation) else { return nil }
             type = resolved.type
             firstSlotByStruct = resolved.slots
-            slots.append(-1)
-        } else if first.name == "it", scope.defined["it"] == nil {
+            slots.append(.slot(-1))
+            if type == .varying {
+                candidates = Array(Set(resolved.slots.flatMap { varyingCandidates(structID: $0.key, slot: Int($0.value)) })).sorted()
+            }
+        } else if firstName == "it", scope.defined["it"] == nil {
             guard let element = scope.elementType else {
                 report(.unknownField, "'it' means the array element just read, and is only available in an 'until' condition",
-                       at: first.location)
+                       at: firstLocation)
                 return nil
             }
             type = element
-        } else if first.name == "parent", scope.defined["parent"] == nil {
-            report(.unknownField, "'parent' must be followed by a field name, as in parent.length", at: first.location)
+        } else if firstName == "parent", scope.defined["parent"] == nil {
+            report(.unknownField, "'parent' must be followed by a field name, as in parent.length", at: firstLocation)
             return nil
-        } else if let defined = scope.defined[first.name] {
+        } else if let defined = scope.defined[firstName] {
             type = defined.type
-            slots.append(Int32(defined.slot))
-        } else if scope.allFieldNames.contains(first.name) {
-            report(.useBeforeDefinition, "field '\(first.name)' is used before its definition in '\(scope.structName)'",
-                   at: first.location)
+            slots.append(.slot(Int32(defined.slot)))
+            if type == .varying { candidates = varyingCandidates(structID: scope.structID, slot: defined.slot) }
+        } else if scope.allFieldNames.contains(firstName) {
+            report(.useBeforeDefinition, "field '\(firstName)' is used before its definition in '\(scope.structName)'",
+                   at: firstLocation)
             return nil
         } else {
             let known = scope.defined.keys.sorted()
             let hint = known.isEmpty ? "" : " (fields defined so far: \(known.joined(separator: ", ")))"
-            report(.unknownField, "unknown field '\(first.name)'\(hint)", at: first.location)
+            report(.unknownField, "unknown field '\(firstName)'\(hint)", at: firstLocation)
             return nil
         }
         for component in components.dropFirst() {
-            guard case .structure(let id, let structName) = type else {
-                report(.typeMismatch, "'\(component.name)' is looked up in a value of type \(type), which has no fields",
-                       at: component.location)
+            switch (component, type) {
+            case (.index(let indexSyntax, let location), .array(let element)):
+                var indexBuilder = ProgramBuilder()
+                let before = diagnostics.count
+                _ = compile(indexSyntax, scope: scope, into: &indexBuilder, expected: .integer)
+                guard diagnostics.count == before else { return nil }
+                guard let position = Self.constantValue(of: indexBuilder.operations[...]) else {
+                    report(.invalidValue, "an array index is a constant (write '.last' for the last element), not '\(describe(indexSyntax))'",
+                           at: indexSyntax.location)
+                    return nil
+                }
+                guard position >= 0, position <= Int64(Int32.max) else {
+                    report(.invalidValue, "an array index is at least 0 (write '.last' for the last element), not \(position)",
+                           at: location)
+                    return nil
+                }
+                slots.append(.element(Int32(position)))
+                type = element
+                candidates = []
+            case (.name("last", _), .array(let element)):
+                slots.append(.lastElement)
+                type = element
+                candidates = []
+            case (.name(let name, let location), .structure(let id, let structName)):
+                guard let slot = shallowFields[id].firstIndex(where: { $0.name == name }) else {
+                    report(.unknownField, "struct '\(structName)' has no field '\(name)'", at: location)
+                    return nil
+                }
+                slots.append(.slot(Int32(slot)))
+                type = shallowFields[id][slot].type
+                candidates = type == .varying ? varyingCandidates(structID: id, slot: slot) : []
+            case (.name(let name, let location), .varying) where !candidates.isEmpty:
+                // Through a switch or dispatch: the field of that name in whichever struct was read.
+                var map: [Int: Int32] = [:]
+                var found: ValueType?
+                var next: [Int] = []
+                for candidate in candidates {
+                    guard let slot = shallowFields[candidate].firstIndex(where: { $0.name == name }) else { continue }
+                    let candidateType = shallowFields[candidate][slot].type
+                    if let found, found != candidateType {
+                        report(.typeMismatch, "'\(name)' has type \(found) in one struct this can be and \(candidateType) in '\(structSyntax[candidate].syntax.name)'",
+                               at: location)
+                        return nil
+                    }
+                    found = candidateType
+                    map[candidate] = Int32(slot)
+                    if candidateType == .varying { next += varyingCandidates(structID: candidate, slot: slot) }
+                }
+                guard let found else {
+                    let names = candidates.map { structSyntax[$0].syntax.name }.joined(separator: ", ")
+                    report(.unknownField, "none of the structs this can be (\(names)) has a field '\(name)'", at: location)
+                    return nil
+                }
+                slots.append(.slotByStruct(map))
+                type = found
+                candidates = Array(Set(next)).sorted()
+            case (.index(_, let location), _):
+                report(.typeMismatch, "an index applies to an array, not to a value of type \(type)", at: location)
+                return nil
+            case (.name(let name, let location), _):
+                report(.typeMismatch, "'\(name)' is looked up in a value of type \(type), which has no fields",
+                       at: location)
                 return nil
             }
-            guard let slot = shallowFields[id].firstIndex(where: { $0.name == component.name }) else {
-                report(.unknownField, "struct '\(structName)' has no field '\(component.name)'", at: component.location)
-                return nil
-            }
-            slots.append(Int32(slot))
-            type = shallowFields[id][slot].type
         }
         let base: FieldReference.Base = levelsUp > 0 ? .enclosing(levelsUp: levelsUp)
-            : (first.name == "it" && scope.defined["it"] == nil ? .element : .enclosing(levelsUp: 0))
+            : (firstName == "it" && scope.defined["it"] == nil ? .element : .enclosing(levelsUp: 0))
         return (FieldReference(base: base, slots: slots, firstSlotByStruct: firstSlotByStruct, text: text), type)
     }
 
@@ -1391,6 +1483,7 @@ struct Checker {
         case .name(let name, _): return name
         case .enumCase(let name, _): return ".\(name)"
         case .member(let base, let name, _): return "\(describe(base)).\(name)"
+        case .index(let base, let index, _): return "\(describe(base))[\(describe(index))]"
         case .unary(let op, let operand, _): return "\(op)\(describe(operand))"
         case .binary(let op, let left, let right, _): return "\(describe(left)) \(op) \(describe(right))"
         case .conditional(let condition, let a, let b, _): return "\(describe(condition)) ? \(describe(a)) : \(describe(b))"

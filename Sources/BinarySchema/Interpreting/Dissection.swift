@@ -181,7 +181,7 @@ final class NodeStore {
             guard let target = self.frame(frameIndex), slotIndex < slotEnd else {
                 throw .noEnclosingStruct(plan.referenceTexts[Int(index)])
             }
-            var slot = plan.referenceSlots[slotIndex]
+            var slot = plan.referenceSlots[slotIndex].value
             if reference.levelsUp > 0 {
                 // `parent.x`: x's slot depends on which struct encloses this one.
                 slot = -1
@@ -196,14 +196,56 @@ final class NodeStore {
             slotIndex += 1
         }
         while slotIndex < slotEnd {
-            guard let nested = self.frame(nodes[Int(node)].frame),
-                  let found = slotNode(nested, plan.referenceSlots[slotIndex]) else {
-                throw .absentField(plan.referenceTexts[Int(index)])
+            let step = plan.referenceSlots[slotIndex]
+            var found: Int32?
+            switch step.kind {
+            case 0:
+                if let nested = self.frame(nodes[Int(node)].frame) { found = slotNode(nested, step.value) }
+            case 1:
+                // Through a switch or dispatch: the slot in whichever struct was read.
+                if case .structure = nodes[Int(node)].kind, let nested = self.frame(nodes[Int(node)].frame) {
+                    for candidate in step.value..<(step.value + step.count) where plan.parentSlots[candidate].structID == nested.structID {
+                        found = slotNode(nested, plan.parentSlots[candidate].slot)
+                    }
+                }
+            case 2: found = self.element(step.value, of: node)
+            default: found = lastElement(of: node)
             }
+            guard let found else { throw .absentField(plan.referenceTexts[Int(index)]) }
             node = found
             slotIndex += 1
         }
         return node
+    }
+
+    /// Element `position` of a finished array node: its children are skipped subtree by subtree,
+    /// so the cost is the position (a constant of the schema), not the array's size.
+    func element(_ position: Int32, of array: Int32) -> Int32? {
+        guard array >= 0, Int(array) < nodeCount, case .array = nodes[Int(array)].kind, position >= 0 else { return nil }
+        let end = min(nodes[Int(array)].subtreeEnd, Int32(truncatingIfNeeded: nodeCount))
+        var child = array + 1
+        var index: Int32 = 0
+        while child < end {
+            if index == position { return child }
+            child = max(child + 1, nodes[Int(child)].subtreeEnd)
+            index += 1
+        }
+        return nil
+    }
+
+    /// The last element of a finished array node: up the parent links from its last node, so the
+    /// cost is the nesting depth, not the array's size.
+    func lastElement(of array: Int32) -> Int32? {
+        guard array >= 0, Int(array) < nodeCount, case .array = nodes[Int(array)].kind else { return nil }
+        var node = min(nodes[Int(array)].subtreeEnd, Int32(truncatingIfNeeded: nodeCount)) - 1
+        while node > array {
+            let parent = nodes[Int(node)].parent
+            if parent == array { return node }
+            // Parents come before their children; a link that does not is not followed.
+            guard parent < node else { return nil }
+            node = parent
+        }
+        return nil
     }
 
     /// The node's value as an expression sees it.

@@ -115,6 +115,14 @@ final class ExecutionPlan: @unchecked Sendable {
         var parentSlotCount: Int32
     }
 
+    /// A lowered ``FieldReference/Step``: kind 0 a slot (`value`), 1 a slot by struct (`parentSlots[value..<value + count]`),
+    /// 2 element `value`, 3 the last element.
+    struct ReferenceStep {
+        var kind: UInt8
+        var value: Int32
+        var count: Int32
+    }
+
     struct ParentSlot {
         var structID: Int32
         var slot: Int32
@@ -137,7 +145,7 @@ final class ExecutionPlan: @unchecked Sendable {
     let programs: Table<ProgramEntry>
     let operations: Table<Program.Operation>
     let references: Table<ReferenceEntry>
-    let referenceSlots: Table<Int32>
+    let referenceSlots: Table<ReferenceStep>
     let parentSlots: Table<ParentSlot>
     /// Constants of fused comparisons.
     let constants: Table<Int64>
@@ -260,7 +268,7 @@ final class ExecutionPlan: @unchecked Sendable {
         var programs: [ProgramEntry] = []
         var operations: [Program.Operation] = []
         var references: [ReferenceEntry] = []
-        var referenceSlots: [Int32] = []
+        var referenceSlots: [ReferenceStep] = []
         var parentSlots: [ParentSlot] = []
         var constants: [Int64] = []
         var programTexts: [String] = []
@@ -281,9 +289,21 @@ final class ExecutionPlan: @unchecked Sendable {
                 case .element: entry.isElement = true
                 case .enclosing(let levelsUp): entry.levelsUp = Int32(levelsUp)
                 }
-                referenceSlots.append(contentsOf: reference.slots)
+                // The `parent.x` map first: the entry's parentSlotStart points at it.
                 for (structID, slot) in reference.firstSlotByStruct.sorted(by: { $0.key < $1.key }) {
                     parentSlots.append(ParentSlot(structID: Int32(structID), slot: slot))
+                }
+                for step in reference.slots {
+                    switch step {
+                    case .slot(let slot): referenceSlots.append(ReferenceStep(kind: 0, value: slot, count: 0))
+                    case .slotByStruct(let map):
+                        referenceSlots.append(ReferenceStep(kind: 1, value: Int32(parentSlots.count), count: Int32(map.count)))
+                        for (structID, slot) in map.sorted(by: { $0.key < $1.key }) {
+                            parentSlots.append(ParentSlot(structID: Int32(structID), slot: slot))
+                        }
+                    case .element(let index): referenceSlots.append(ReferenceStep(kind: 2, value: index, count: 0))
+                    case .lastElement: referenceSlots.append(ReferenceStep(kind: 3, value: 0, count: 0))
+                    }
                 }
                 references.append(entry)
                 referenceTexts.append(reference.text)

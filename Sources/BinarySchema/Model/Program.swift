@@ -89,9 +89,22 @@ struct FieldReference: Sendable {
         case element
     }
 
+    /// One step from a node to the next.
+    enum Step: Sendable {
+        /// The field in this slot of the struct at hand.
+        case slot(Int32)
+        /// Through a switch's or dispatch's result: the field's slot in whichever struct was read.
+        case slotByStruct([Int: Int32])
+        /// Element `index` of the array at hand.
+        case element(Int32)
+        /// The array's last element.
+        case lastElement
+    }
+
     let base: Base
-    /// Slots to follow: the first in the base struct, the rest in nested structs.
-    let slots: [Int32]
+    /// Steps to follow: the first in the base struct (`.slot(-1)` for `parent.x`, whose slot is in
+    /// ``firstSlotByStruct``), the rest into nested structs and arrays.
+    let slots: [Step]
     /// For `parent.x`: the slot of `x` in each struct that can enclose this one (the first of ``slots`` is unused).
     let firstSlotByStruct: [Int: Int32]
     /// The reference as written, for error messages.

@@ -151,6 +151,8 @@ indirect enum ExpressionSyntax {
     /// `.caseName`, resolved against the enum type expected at that point.
     case enumCase(String, SchemaLocation)
     case member(ExpressionSyntax, String, SchemaLocation)
+    /// `options[2]`: an array element.
+    case index(ExpressionSyntax, ExpressionSyntax, SchemaLocation)
     case unary(String, ExpressionSyntax, SchemaLocation)
     case binary(String, ExpressionSyntax, ExpressionSyntax, SchemaLocation)
     case conditional(ExpressionSyntax, ExpressionSyntax, ExpressionSyntax, SchemaLocation)
@@ -159,7 +161,7 @@ indirect enum ExpressionSyntax {
     var location: SchemaLocation {
         switch self {
         case .integer(_, let location), .boolean(_, let location), .name(_, let location),
-            .enumCase(_, let location), .member(_, _, let location), .unary(_, _, let location),
+            .enumCase(_, let location), .member(_, _, let location), .index(_, _, let location), .unary(_, _, let location),
             .binary(_, _, _, let location), .conditional(_, _, _, let location), .call(_, _, let location):
             return location
         }

@@ -408,11 +408,17 @@ struct Parser {
 
     private mutating func parsePostfix() throws(Failure) -> ExpressionSyntax {
         var expression = try parsePrimary()
-        while current.isSymbol(".") {
-            let dot = current
+        while current.isSymbol(".") || current.isSymbol("[") {
+            let token = current
             advance()
+            if token.isSymbol("[") {
+                let index = try parseExpression()
+                try expectSymbol("]")
+                expression = .index(expression, index, location(of: token))
+                continue
+            }
             let member = try expectIdentifier("a field name after '.'")
-            expression = .member(expression, member, location(of: dot))
+            expression = .member(expression, member, location(of: token))
         }
         return expression
     }
