@@ -273,4 +273,77 @@ import Testing
             "10:15 none of the structs this can be (A, B) has a field 'z'",
         ])
     }
+
+    // MARK: - Positional reads and alignment
+
+    static let positional = """
+        struct Entry { offset: u8  length: u8  name: bytes[length] @at(offset) @ascii }
+        @offset_base
+        struct Archive { count: u8  entries: Entry[count]  tail: u8 }
+        struct Radio { present: u8  a: u8  x: u8  b: u16le @align(2)  c: u32le @align(4) }
+        struct Loop { next: u8  again: Loop if next != 255 @at(next) }
+        struct Fan(depth: u8) { a: Fan(depth + 1) if depth < 40 @at(0)  b: Fan(depth + 1) if depth < 40 @at(0)  end: u8 }
+        struct FanRoot { fan: Fan(0) }
+        struct Inner { skip: u8  name: bytes[2] @at(1) }
+        struct Outer { prefix: u8  inner: Inner @size(3) }
+        @offset_base
+        struct Based { prefix: u8  inner: Inner @size(3) }
+        """
+
+    @Test func aFieldIsReadAtAnOffsetAndTheCursorStaysWhereItWas() throws {
+        let result = try dissect(Self.positional, [0x02, 0x05, 0x02, 0x07, 0x03, 0x68, 0x69, 0x61, 0x62, 0x63], root: "Archive")
+        #expect(result.error == nil)
+        #expect(try result.display("Archive.entries[0].name") == "\"hi\"")
+        #expect(try result.at("Archive.entries[0].name").byteOffset == 5)
+        #expect(try result.display("Archive.entries[1].name") == "\"abc\"")
+        #expect(try result.at("Archive.entries[1].offset").byteOffset == 3, "the table goes on after the jump")
+        #expect(try result.int("Archive.tail") == 0x68, "after the entries, the cursor is where the table ended")
+        // Offsets count from the nearest @offset_base struct, else the input.
+        let plain = try dissect(Self.positional, [0xAA, 0x01, 0x02, 0x03], root: "Outer")
+        #expect(try plain.at("Outer.inner.name").byteOffset == 1, "from the input: beyond the @size scope is allowed")
+        let based = try dissect(Self.positional, [0xAA, 0x01, 0x02, 0x03], root: "Based")
+        #expect(try based.at("Based.inner.name").byteOffset == 1)
+        let outside = try dissect(Self.positional, [0x01, 0x09, 0x02, 0x68, 0x69], root: "Archive")
+        #expect(outside.error?.code == "position_out_of_range")
+        #expect(outside.error?.path == "Archive.entries[0].name")
+    }
+
+    /// Offsets that point back make chains (stopped by the depth budget) and fan-outs (stopped by
+    /// the budget of positioned reads), never a hang.
+    @Test func hostileOffsetsMeetABudget() throws {
+        let loop = try dissect(Self.positional, [0x00], root: "Loop")
+        #expect(loop.error?.code == "depth_limit")
+        // 2^40 reads of one byte without an error: the budget (65536 by default) ends it.
+        let fan = try dissect(Self.positional, [0x00], root: "FanRoot")
+        #expect(fan.error?.code == "position_limit")
+        #expect(fan.nodes.count < 65536 * 8)
+        let schema = try SchemaLoader.load(text: Self.positional)
+        var interpreter = Interpreter(schema: schema)
+        interpreter.options.positionLimit = 100
+        let small = interpreter.dissect([0x00], root: try #require(schema.structType(named: "FanRoot")))
+        #expect(small.error?.code == "position_limit")
+        #expect(small.nodes.count < 100 * 8)
+    }
+
+    @Test func aFieldIsAlignedFromItsStructsStart() throws {
+        let result = try dissect(Self.positional, [0x01, 0x02, 0x03, 0xEE, 0xFF, 0x03, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00], root: "Radio")
+        #expect(result.error == nil)
+        #expect(try result.at("Radio.b").byteOffset == 4)
+        #expect(try result.int("Radio.b") == 0x03FF)
+        #expect(try result.at("Radio.c").byteOffset == 8)
+        #expect(try result.int("Radio.c") == 4)
+        let short = try dissect(Self.positional, [0x01, 0x02, 0x03], root: "Radio")
+        #expect(short.error?.code == "premature_end")
+        #expect(short.error?.path == "Radio.b")
+    }
+
+    @Test func atAndAlignAreChecked() {
+        let found = diagnostics("struct Main {\n  a: u8 @align(0)\n  b: u8 @align(a)\n  c: u8 @at(true)\n  d: u8 @at\n}")
+        #expect(found.map { "\($0.location.line):\($0.location.column) \($0.message)" } == [
+            "2:9 @align takes a byte count from 1 to 4096, not 0",
+            "3:16 unknown field 'a'",
+            "4:13 an @at offset must be an integer, but this is bool",
+            "5:9 @at takes one integer expression: the byte offset from the start of the nearest @offset_base struct or the input",
+        ])
+    }
 }

@@ -537,6 +537,8 @@ struct Checker {
         var postAttributes: [AttributeSyntax] = []
         var hintAttribute: AttributeSyntax?
         var littleEndian: Program?
+        var position: Program?
+        var alignment = 0
         for attribute in syntax.attributes {
             switch attribute.name {
             case "size":
@@ -551,6 +553,24 @@ struct Checker {
                 hintAttribute = attribute
             case "display", "assert":
                 postAttributes.append(attribute)
+            case "at":
+                if attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0] {
+                    position = compileProgram(expression, scope: scope, expecting: .integer, role: "an @at offset")
+                } else {
+                    report(.invalidValue, "@at takes one integer expression: the byte offset from the start of the nearest @offset_base struct or the input",
+                           at: attribute.location)
+                }
+            case "align":
+                if attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0],
+                   let value = constant(expression, file: scope.file) {
+                    if value >= 1, value <= 4096 {
+                        alignment = Int(value)
+                    } else {
+                        report(.invalidValue, "@align takes a byte count from 1 to 4096, not \(value)", at: attribute.location)
+                    }
+                } else if attribute.arguments.count != 1 {
+                    report(.invalidValue, "@align takes one constant: the alignment in bytes from the struct's start", at: attribute.location)
+                }
             case "little_endian":
                 if attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0] {
                     littleEndian = compileProgram(expression, scope: scope, expecting: .boolean, role: "a @little_endian condition")
@@ -560,7 +580,7 @@ struct Checker {
                 }
             default:
                 report(.invalidValue,
-                       "unknown field attribute '@\(attribute.name)' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @display, @assert, @little_endian)",
+                       "unknown field attribute '@\(attribute.name)' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @display, @assert, @little_endian, @at, @align)",
                        at: attribute.location)
             }
         }
@@ -573,7 +593,11 @@ struct Checker {
         if size != nil, case .integer = type {
             report(.invalidValue, "@size applies to bytes, strings, arrays, structs and switches, not to an integer", at: syntax.location)
         }
-        checkAlignment(of: syntax, type: type, isConditional: condition != nil, hasSize: size != nil, bitPhase: &bitPhase)
+        // A field read elsewhere (@at) leaves the cursor, and so the bit phase, where it was.
+        if position == nil {
+            checkAlignment(of: syntax, type: type, isConditional: condition != nil, hasSize: size != nil || alignment > 0,
+                           bitPhase: &bitPhase)
+        }
 
         let valueType = shallowFields[scope.structID][slot].type
         scope.defined[syntax.name] = (slot, valueType)
@@ -619,7 +643,8 @@ struct Checker {
         }
         return Field(id: fields.count, name: syntax.name, structID: scope.structID, slot: slot, type: type,
                      condition: condition, constraints: constraints, size: size, display: display,
-                     displayFormat: displayFormat, location: syntax.location, littleEndianCondition: littleEndian)
+                     displayFormat: displayFormat, location: syntax.location, littleEndianCondition: littleEndian,
+                     position: position, alignment: alignment)
     }
 
     /// `let name = expr`: compiled in the scope so far; an integer or a bool, shown with the

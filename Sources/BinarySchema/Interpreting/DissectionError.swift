@@ -43,6 +43,10 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case fieldLimit(Int)
         /// A struct with parameters read where nothing passes them (as the root of a walk).
         case missingArgument(String)
+        /// An `@at` offset outside its base (the nearest `@offset_base` struct, or the input).
+        case positionOutOfRange(Int64)
+        /// More `@at` reads in one walk than the interpreter's budget.
+        case positionLimit(Int)
     }
 
     /// What went wrong.
@@ -81,6 +85,8 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case .emptyElement: return "empty_element"
         case .fieldLimit: return "field_limit"
         case .missingArgument: return "missing_argument"
+        case .positionOutOfRange: return "position_out_of_range"
+        case .positionLimit: return "position_limit"
         }
     }
 
@@ -132,6 +138,10 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
             return "empty array element: \(path)[\(index)] at \(at) consumed no bytes"
         case .fieldLimit(let limit):
             return "field limit: \(path) at \(at) would be field \(limit + 1); the walk records at most \(limit)"
+        case .positionOutOfRange(let offset):
+            return "position out of range: \(path) at \(at) is to be read at offset \(offset) of its base, which is outside it"
+        case .positionLimit(let limit):
+            return "position limit: \(path) at \(at) would be the walk's read number \(limit + 1) at an @at offset; it makes at most \(limit)"
         case .missingArgument(let name):
             return "missing argument: \(path) at \(at) is parameter '\(name)', which nothing passed (a struct with parameters read as a root)"
         }

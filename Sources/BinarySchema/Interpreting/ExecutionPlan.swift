@@ -26,6 +26,10 @@ final class ExecutionPlan: @unchecked Sendable {
         var constraintCount: Int32
         /// `@little_endian(condition)` program, or -1.
         var byteOrder: Int32
+        /// `@at(offset)` program, or -1.
+        var position: Int32
+        /// `@align(n)`, or 0.
+        var alignment: Int32
         /// An unconditional, unsized integer or enum field: the interpreter's fast path.
         var isPlainInteger: Bool
     }
@@ -171,7 +175,7 @@ final class ExecutionPlan: @unchecked Sendable {
             let start = builder.fields.count
             builder.fields.append(contentsOf: repeatElement(
                 FieldEntry(fieldID: 0, slot: 0, type: 0, condition: -1, size: -1, constraintStart: 0, constraintCount: 0,
-                           byteOrder: -1, isPlainInteger: false),
+                           byteOrder: -1, position: -1, alignment: 0, isPlainInteger: false),
                 count: structure.fields.count))
             for (offset, field) in structure.fields.enumerated() {
                 let constraintStart = Int32(builder.constraints.count)
@@ -183,12 +187,14 @@ final class ExecutionPlan: @unchecked Sendable {
                 let type = builder.type(field.type)
                 let entry = builder.types[Int(type)]
                 let isPlain = field.condition == nil && field.size == nil && field.littleEndianCondition == nil
+                    && field.position == nil && field.alignment == 0
                     && (entry.kind == .integer || entry.kind == .enumeration)
                 builder.fields[start + offset] = FieldEntry(
                     fieldID: Int32(field.id), slot: Int32(field.slot), type: type,
                     condition: builder.program(field.condition), size: builder.program(field.size),
                     constraintStart: constraintStart, constraintCount: Int32(constraintPrograms.count),
-                    byteOrder: builder.program(field.littleEndianCondition), isPlainInteger: isPlain)
+                    byteOrder: builder.program(field.littleEndianCondition), position: builder.program(field.position),
+                    alignment: Int32(field.alignment), isPlainInteger: isPlain)
             }
         }
         self.structs = Table(structs)

@@ -16,6 +16,9 @@ public struct Interpreter {
         public var depthLimit: Int = 64 { didSet { depthLimit = max(0, depthLimit) } }
         /// Most DNS compression pointers followed for one name, default 64; at least 0.
         public var pointerLimit: Int = 64 { didSet { pointerLimit = max(0, pointerLimit) } }
+        /// Most `@at` reads (fields read at an offset) one walk makes, default 65536; at least 0.
+        /// Bounds the work hostile offsets can cause by pointing back at bytes already read.
+        public var positionLimit: Int = 1 << 16 { didSet { positionLimit = max(0, positionLimit) } }
         /// Most fields one walk records, default 4M (256 MB of nodes); bounds memory on
         /// inputs of millions of tiny fields. Clamped to 16...`Int32.max / 2`, which keeps node
         /// indices within `Int32`.
@@ -48,6 +51,8 @@ public struct Interpreter {
     private var byteOrderOverride: Int8 = -1
     /// Arguments passed to the structs with parameters being read, innermost last.
     private var argumentValues: [Int64] = []
+    /// `@at` reads made so far in this walk.
+    private var positionedReads = 0
     /// The error being thrown up as ``Stop``; set by `failure`.
     private var pendingError: DissectionError?
 
@@ -95,6 +100,7 @@ public struct Interpreter {
         unclaimedHeuristicFrame = -1
         byteOrderOverride = -1
         argumentValues.removeAll(keepingCapacity: true)
+        positionedReads = 0
         pendingError = nil
         do {
             _ = try parseStruct(Int32(root), fieldID: -1, parent: -1, arrayIndex: -1)
@@ -186,6 +192,8 @@ public struct Interpreter {
             let little = try evaluate(field.byteOrder, fieldID: field.fieldID, type: field.type, parent: parent, arrayIndex: -1)
             byteOrderOverride = little != 0 ? 1 : 0
         }
+        if field.position >= 0 { return try parsePositioned(field, parent: parent) }
+        if field.alignment > 0 { try align(field, parent: parent) }
         guard field.size >= 0 else {
             return try parseValue(field.type, fieldID: field.fieldID, parent: parent, arrayIndex: -1)
         }
@@ -202,6 +210,59 @@ public struct Interpreter {
         try? reader.seek(toByte: end)
         state.nodes[Int(node)].bitEnd = reader.bitPosition
         return node
+    }
+
+    /// `@at(offset)`: the field read at `offset` from the start of the nearest `@offset_base` struct
+    /// (or the input), within that struct's scope; then the cursor and scope are as they were.
+    private mutating func parsePositioned(_ field: ExecutionPlan.FieldEntry, parent: Int32) throws(Stop) -> Int32? {
+        let offset = try evaluate(field.position, fieldID: field.fieldID, type: field.type, parent: parent, arrayIndex: -1)
+        guard positionedReads < options.positionLimit else {
+            throw failure(.positionLimit(options.positionLimit), fieldID: field.fieldID, kind: nodeKind(field.type), parent: parent,
+                          arrayIndex: -1)
+        }
+        positionedReads += 1
+        let (base, baseLimit) = offsetBase()
+        guard offset >= 0, offset <= Int64(baseLimit - base) else {
+            throw failure(.positionOutOfRange(offset), fieldID: field.fieldID, kind: nodeKind(field.type), parent: parent,
+                          arrayIndex: -1)
+        }
+        let savedPosition = reader.bitPosition
+        let savedLimit = reader.limit
+        // Neither move can fail: the base's scope holds the cursor, and the target lies within it.
+        try? reader.restoreLimit(toByte: max(baseLimit, savedLimit))
+        try? reader.seek(toByte: base + Int(offset))
+        defer {
+            try? reader.seek(toBit: savedPosition)
+            try? reader.restoreLimit(toByte: savedLimit)
+        }
+        // Its condition and byte order were taken where the field stands.
+        var positioned = field
+        positioned.position = -1
+        positioned.condition = -1
+        positioned.byteOrder = -1
+        return try parseField(positioned, parent: parent)
+    }
+
+    /// The start and scope end of the nearest enclosing `@offset_base` struct, or of the input.
+    private func offsetBase() -> (start: Int, limit: Int) {
+        var frameIndex = currentFrame
+        while frameIndex >= 0, let frame = state.frame(frameIndex) {
+            if plan.structs[frame.structID].isOffsetBase { return (state.nodes[Int(frame.node)].byteOffset, frame.limit) }
+            frameIndex = frame.parent
+        }
+        return (0, reader.bytes.count)
+    }
+
+    /// `@align(n)`: skips to the next multiple of n bytes from the start of the enclosing struct.
+    private mutating func align(_ field: ExecutionPlan.FieldEntry, parent: Int32) throws(Stop) {
+        guard let frame = state.frame(currentFrame) else { return }
+        let structStart = state.nodes[Int(frame.node)].byteOffset
+        let alignment = Int(field.alignment)
+        let misalignment = (reader.offset - structStart) % alignment
+        guard misalignment != 0 else { return }
+        let padding = alignment - misalignment
+        _ = try checkedExtent(Int64(padding), fieldID: field.fieldID, type: field.type, kind: nil, parent: parent, arrayIndex: -1)
+        try? reader.seek(toByte: reader.offset + padding)
     }
 
     /// Checks that `length` bytes can be taken at the (aligned) cursor; returns the cursor's byte offset.

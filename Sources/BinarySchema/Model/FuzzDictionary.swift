@@ -52,7 +52,7 @@ package enum FuzzDictionary {
         "@display(\"{}\"", "@hex", "@dec", "@bin", "@flag", "@ascii", "@mac", "@ipv4", "@ipv6", "== ", " != ",
         " <= ", " >= ", " && ", " || ", " << ", " >> ", "[..]", "[", "]", "{", "}", "(", ")", ":", ",", ".", "\"",
         "//", "/*", "*/", "0x", "0b", "table ", "register ", "dispatch ", "heuristic ", "override ", "...",
-        "min(", "max(", "udp.port", "tcp.port", "ip.proto", "ethertype", "let ", " = ", "@little_endian(", "struct P(n: u8) ", "P(1)",
+        "min(", "max(", "udp.port", "tcp.port", "ip.proto", "ethertype", "let ", " = ", "@little_endian(", "struct P(n: u8) ", "P(1)", "@at(", "@align(", ".last", "[0]",
     ]
 
     /// One dictionary line per entry: `"\x08\x00"`, libFuzzer's format.

@@ -277,6 +277,11 @@ public final class Field: Sendable {
     package let constraints: [Program]
     /// `@little_endian(condition)`: the byte order of the field's contents, chosen when it is read.
     package let littleEndianCondition: Program?
+    /// `@at(offset)`: read at this byte offset from the start of the nearest `@offset_base` struct
+    /// (or of the input), leaving the cursor where it was.
+    package let position: Program?
+    /// `@align(n)`: padding skipped first so the field starts a multiple of n bytes from its struct's start.
+    package let alignment: Int
     /// `@size(n)`: the field occupies exactly n bytes, and its contents must fit in them.
     package let size: Program?
     /// How its value is shown (`@hex`, `@mac`…; `.automatic` without one).
@@ -295,8 +300,10 @@ public final class Field: Sendable {
 
     init(id: Int, name: String, structID: Int, slot: Int, type: FieldType, condition: Program?, constraints: [Program],
          size: Program?, display: DisplayHint, displayFormat: (format: String, arguments: [Program])?,
-         location: SchemaLocation, littleEndianCondition: Program? = nil) {
+         location: SchemaLocation, littleEndianCondition: Program? = nil, position: Program? = nil, alignment: Int = 0) {
         self.littleEndianCondition = littleEndianCondition
+        self.position = position
+        self.alignment = alignment
         self.id = id
         self.name = name
         self.swiftName = Self.camelCase(name)
