@@ -64,7 +64,9 @@ enum DissectionInvariants {
             }
             try require(parent >= 0 && parent < index, "\(root): node \(index) has parent \(parent)")
             let outer = nodes[parent]
-            try require(outer.bitStart <= node.bitStart && node.bitEnd <= outer.bitEnd,
+            // A field read at an offset (@at) lies wherever the offset points, not inside its struct.
+            let isPositioned = dissection.field(of: index)?.isPositioned == true
+            try require(isPositioned || (outer.bitStart <= node.bitStart && node.bitEnd <= outer.bitEnd),
                         "\(root): node \(index) (\(dissection.path(of: index))) bits \(node.bitStart)..<\(node.bitEnd) outside its parent's \(outer.bitStart)..<\(outer.bitEnd)")
             try require(Int(node.subtreeEnd) > index && Int(node.subtreeEnd) <= Int(outer.subtreeEnd),
                         "\(root): node \(index) subtree ends at \(node.subtreeEnd), its parent's at \(outer.subtreeEnd)")
