@@ -6,7 +6,7 @@ import PackageDescription
 /// 10% of a tree rendering).
 /// One libFuzzer executable each (Fuzz/<name>/main.swift); see FuzzTarget in Sources/FuzzTargets.
 enum FuzzTargetName: String, CaseIterable {
-    case dissector, views, schema, codable, roundtrip, pcap
+    case dissector, views, schema, codable, roundtrip, pcap, formats
 }
 
 let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]

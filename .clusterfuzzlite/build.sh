@@ -20,7 +20,7 @@ else
 fi
 scratch=.build/clusterfuzzlite
 
-targets="dissector views schema codable roundtrip pcap"
+targets="dissector views schema codable roundtrip pcap formats"
 for target in $targets; do
   swift build "${flags[@]}" --scratch-path "$scratch" --product "fuzz-$target"
 done

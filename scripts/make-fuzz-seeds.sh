@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Fills Corpus/fuzz/<target>/ with seeds: every frame of the corpus captures, behind the byte
 # that picks its link type's root (dissector and views), the
-# schema files (schema), the capture files (pcap), and encoder outputs of representative values
-# (codable, roundtrip; written by `dissect-fuzz seeds`). Rerun after adding captures.
+# schema files (schema), the capture files (pcap), encoder outputs of representative values
+# (codable, roundtrip) and the example files behind the byte that picks their root (formats;
+# both written by `dissect-fuzz seeds`). Rerun after adding captures or examples.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=Corpus/fuzz
-mkdir -p "$corpus"/{dissector,views,schema,codable,roundtrip,pcap}
+mkdir -p "$corpus"/{dissector,views,schema,codable,roundtrip,pcap,formats}
 
 python3 - "$corpus/dissector" Corpus/captures/*.pcap <<'PYTHON'
 import struct, sys, os
@@ -34,6 +35,6 @@ cp Schemas/*.schema Schemas/examples/*.schema "$corpus/schema/"
 cp Corpus/captures/* "$corpus/pcap/"
 swift build --product dissect-fuzz >/dev/null
 .build/debug/dissect-fuzz seeds "$corpus"
-for target in dissector views schema codable roundtrip pcap; do
+for target in dissector views schema codable roundtrip pcap formats; do
   echo "$target: $(ls "$corpus/$target" | wc -l) seeds"
 done

@@ -45,13 +45,18 @@ struct DissectFuzz: ParsableCommand {
                 dissector, views and pcap: every enum value at its width and byte order, constants of \
                 constraints, conditions and lengths, link types (plus pcap/pcapng magic numbers for \
                 pcap). schema: the language's keywords, types, attributes and operators. codable and \
-                roundtrip: none (libFuzzer finds their small integers itself).
+                roundtrip: none (libFuzzer finds their small integers itself). formats: as dissector, \
+                from the bundled and example schemas.
                 """)
 
         @Argument(help: "The target.") var target: FuzzTarget
 
         func run() throws {
             switch target {
+            case .formats:
+                let bundled = SchemaLoader.bundledDirectory
+                let schema = try SchemaLoader.load(paths: [bundled, bundled + "/examples"], importDirectories: [bundled])
+                print(FuzzDictionary.text(FuzzDictionary.entries(for: schema)), terminator: "")
             case .dissector, .views, .pcap:
                 var entries = FuzzDictionary.entries(for: try SchemaLoader.loadBundled())
                 if target == .pcap {

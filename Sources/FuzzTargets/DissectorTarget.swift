@@ -23,6 +23,47 @@ enum DissectorTarget {
     }
 }
 
+/// Bytes dissected from one of the example schemas' structs, picked by the first byte: the
+/// constructs the bundled protocols do not use (`@at`, parameters, computed values,
+/// `@little_endian`, heuristics through the example registrations) at the dissector's speed.
+enum FormatsTarget {
+    /// Every struct of the example files that can be a root (those without parameters), by name.
+    static let roots: [StructType] = {
+        let examples = URL(fileURLWithPath: SchemaLoader.bundledDirectory).appendingPathComponent("examples").path
+        return ExampleSchemas.schema.structs
+            .filter { $0.location.path.hasPrefix(examples) && !$0.fields.contains { $0.isParameter } }
+            .sorted { $0.name < $1.name }
+    }()
+
+    /// The example files of `Corpus/examples` and the struct each starts at.
+    static let files = [
+        "elf64-le.o": "ELF64", "elf64-be.o": "ELF64", "sample.zip": "ZIP", "sample.txt.gz": "GZIP",
+        "sample.png": "PNG", "certificate.der": "BER",
+    ]
+
+    /// Each example file behind the byte that picks its root: written by `dissect-fuzz seeds`,
+    /// so the seeds follow when examples add structs and the roots' positions move.
+    static var seeds: [String: [UInt8]] {
+        let corpus = URL(fileURLWithPath: SchemaLoader.bundledDirectory).deletingLastPathComponent()
+            .appendingPathComponent("Corpus/examples")
+        var seeds: [String: [UInt8]] = [:]
+        for (file, root) in files {
+            guard let index = roots.firstIndex(where: { $0.name == root }),
+                  let data = FileManager.default.contents(atPath: corpus.appendingPathComponent(file).path) else { continue }
+            seeds["example-" + file] = [UInt8(truncatingIfNeeded: index)] + [UInt8](data)
+        }
+        return seeds
+    }
+
+    static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
+        guard let first = bytes.first else { return }
+        try require(!roots.isEmpty, "no example structs")
+        let root = roots[Int(first) % roots.count]
+        var walker = Interpreter(schema: ExampleSchemas.schema)
+        try DissectionInvariants.check(walker.dissect(Array(bytes.dropFirst()), root: root), root: root.name)
+    }
+}
+
 /// The same input as ``DissectorTarget``, dissected and then rendered in every view.
 enum ViewsTarget {
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
@@ -78,6 +119,19 @@ enum DissectionInvariants {
             try require(!error.description.isEmpty && !error.path.isEmpty, "\(root): an error without a message or path")
         }
     }
+}
+
+/// The bundled schemas with every example schema, loaded once per process.
+enum ExampleSchemas {
+    static let schema: Schema = {
+        let bundled = SchemaLoader.bundledDirectory
+        do {
+            return try SchemaLoader.load(paths: [bundled, URL(fileURLWithPath: bundled).appendingPathComponent("examples").path],
+                                         importDirectories: [bundled])
+        } catch {
+            fatalError("the example schemas do not load: \(error)")
+        }
+    }()
 }
 
 /// The bundled schemas, loaded once per process.

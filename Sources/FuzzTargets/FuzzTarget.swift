@@ -32,6 +32,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case roundtrip
     /// pcap and pcapng file bytes through libpcap and the dissector.
     case pcap
+    /// Bytes dissected from a struct of the example schemas (`Schemas/examples`) the first byte
+    /// picks: the language's reads at an offset, parameters, computed values, run-time byte order.
+    case formats
 
     /// Runs one input; throws when an invariant breaks.
     package func run(_ bytes: [UInt8]) throws(InvariantViolation) {
@@ -42,6 +45,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .codable: try CodableTarget.run(bytes)
         case .roundtrip: try RoundTripTarget.run(bytes)
         case .pcap: try CaptureFileTarget.run(bytes)
+        case .formats: try FormatsTarget.run(bytes)
         }
     }
 
@@ -62,6 +66,7 @@ extension FuzzTarget {
     /// Seeds made by encoding representative values, for the targets whose inputs are encoder
     /// output: file name → bytes. `dissect-fuzz seeds` writes them to `Corpus/fuzz/`.
     package var encodedSeeds: [String: [UInt8]] {
+        if self == .formats { return FormatsTarget.seeds }
         guard self == .codable || self == .roundtrip else { return [:] }
         var seeds: [String: [UInt8]] = [:]
         for (index, options) in CodableFormats.sequential.enumerated() {
