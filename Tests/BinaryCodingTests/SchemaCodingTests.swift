@@ -654,4 +654,24 @@ final class Onion: Decodable, Sendable {
         #expect(try encoder.encode(Record(little: true, length: 8, words: 99)) == [1, 0x08, 0x00])
         #expect(try encoder.encode(Record(little: false, length: 8, words: 4)) == [0, 0x00, 0x08])
     }
+
+    struct Aligned: Codable, Equatable {
+        let a: UInt8
+        let b: UInt16
+        let c: UInt32
+    }
+
+    /// Alignment is written as zero padding; a field read at an offset has no place to be written.
+    @Test func anEncoderPadsToAlignmentAndRefusesPositionedFields() throws {
+        let schema = try SchemaLoader.load(text: """
+            endian little
+            struct Aligned { a: u8  b: u16 @align(2)  c: u32 @align(4) }
+            struct Positioned { offset: u8  name: bytes[2] @at(offset) }
+            """)
+        let bytes = try SchemaEncoder(schema: schema, root: "Aligned").encode(Aligned(a: 1, b: 2, c: 3))
+        #expect(bytes == [1, 0, 2, 0, 3, 0, 0, 0])
+        #expect(try SchemaDecoder(schema: schema, root: "Aligned").decode(Aligned.self, from: bytes) == Aligned(a: 1, b: 2, c: 3))
+        struct Positioned: Codable { let offset: UInt8; let name: [UInt8] }
+        #expect(throws: EncodingError.self) { try SchemaEncoder(schema: schema, root: "Positioned").encode(Positioned(offset: 1, name: [1, 2])) }
+    }
 }

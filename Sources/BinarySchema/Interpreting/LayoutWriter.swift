@@ -168,6 +168,14 @@ package struct LayoutWriter {
             let savedByteOrder = byteOrderOverride
             defer { byteOrderOverride = savedByteOrder }
             if field.byteOrder >= 0 { byteOrderOverride = try evaluate(field.byteOrder, field.fieldID, node) != 0 ? 1 : 0 }
+            guard field.position < 0 else {
+                // Where its bytes go depends on the layout of everything else: not written.
+                throw failure(field.fieldID, node, "a field read at an offset (@at) cannot be encoded")
+            }
+            if field.alignment > 0 {
+                let misalignment = ((writer.bitCount >> 3) - (state.nodes[Int(node)].bitStart >> 3)) % Int(field.alignment)
+                if misalignment != 0 { writer.writeBytes(repeatElement(UInt8(0), count: Int(field.alignment) - misalignment)) }
+            }
             let child: Int32
             if field.size >= 0 {
                 let size = try evaluate(field.size, field.fieldID, node)
