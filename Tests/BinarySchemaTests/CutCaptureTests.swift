@@ -62,6 +62,20 @@ import Testing
         #expect(try result.int("ip.ttl") == 64)
     }
 
+    @Test func aListThatReadsToTheEndOfItsScopeGoesOnPastTheCapturedBytes() throws {
+        let (frame, root) = try Self.tcpAck()
+        var interpreter = Interpreter(schema: bundledSchema)
+        // The capture ends with TCP's fixed header: its 12 option bytes were on the wire.
+        let result = interpreter.dissect(Array(frame.prefix(54)), root: root, originalLength: 66)
+        #expect(result.error == nil)
+        #expect(result.cut?.path == "tcp.options[0].kind")
+        #expect(try result.int("tcp.urgent_pointer") == 0)
+        // In a whole frame a list ends quietly at the end of its scope.
+        let list = "struct Main { items: u8[..] }"
+        #expect(try dissect(list, [1, 2]).error == nil)
+        #expect(try dissect(list, [1, 2], originalLength: 3).cut?.path == "Main.items[2]")
+    }
+
     @Test func aCutInsideAPayloadThatNoFieldReadsPastIsNoCut() throws {
         let pcap = try PcapFile(contentsOf: repositoryRoot.appendingPathComponent("Corpus/captures/tcp.pcap"))
         let frame = pcap.frames[3]

@@ -414,7 +414,11 @@ public struct Interpreter {
             case .expression:
                 if index >= count { return node }
             case .rest, .none:
-                if reader.remainingBits == 0 { return node }
+                // In a cut frame the list may go on past the captured bytes: the next element is then cut.
+                if reader.remainingBits == 0,
+                   originalLength <= reader.bytes.count || !continuesPastCapture(array: node) {
+                    return node
+                }
             case .until:
                 break
             }
@@ -734,6 +738,13 @@ public struct Interpreter {
             return false
         }
         return count <= Int64(wireEnd) * 8 - Int64(reader.bitPosition)
+    }
+
+    /// Whether an array that reads to the end of its scope, at the end of the captured bytes,
+    /// has more of its scope on the wire.
+    @inline(never)
+    private func continuesPastCapture(array node: Int32) -> Bool {
+        cutScopeEnd(fieldID: -1, arrayIndex: -1, parent: node, ownScope: false) != nil
     }
 
     /// In a frame the capture cut short, the end on the wire of the scope the field at the cursor
