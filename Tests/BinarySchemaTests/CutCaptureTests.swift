@@ -183,6 +183,7 @@ import Testing
         #expect(result.error == nil)
         let cut = try #require(result.cut)
         #expect(cut.path == "dns.questions[0].name" && cut.offset == 54 && cut.layer == "dns")
+        #expect(result.nodes[cut.node].byteLength == 10, "the name's captured labels, the last one in part")
         #expect(try result.int("udp.dst_port") == 53)
         #expect(try result.int("dns.qdcount") == 1)
     }

@@ -477,10 +477,11 @@ public struct Interpreter {
             if let wireEnd = interpreter.cutScopeEnd(fieldID: fieldID, arrayIndex: arrayIndex, parent: parent,
                                                      ownScope: true, limit: scopeLimit) {
                 guard neededEnd > wireEnd else {
-                    // After a compression pointer the name's end is not a distance from its start.
+                    // In place, the name runs to the captured end; after a compression pointer it
+                    // ends with the pointer, and what it needs is no distance from its start.
                     return interpreter.cutStop(needed: inPlaceEnd == nil ? Int(needed) : nil, fieldID: fieldID,
                                                kind: .dnsName, parent: parent, arrayIndex: arrayIndex,
-                                               length: max(0, (inPlaceEnd ?? min(position, scopeLimit)) - start))
+                                               length: max(0, (inPlaceEnd ?? scopeLimit) - start))
                 }
                 return fail(interpreter.wireShortage(needed: needed, start: start, wireEnd: wireEnd), &interpreter)
             }
