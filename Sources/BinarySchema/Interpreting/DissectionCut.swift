@@ -13,8 +13,9 @@ public struct DissectionCut: Sendable, Hashable, CustomStringConvertible {
     public let offset: Int
     /// Bit within that byte, for bit fields (0 for byte-aligned fields).
     public let bitOffset: Int
-    /// Bytes the field needs from ``offset``; nil when its end is not known (a `cstring` whose
-    /// NUL was not captured).
+    /// Bytes the field needs from ``offset`` (at least, for a DNS name); nil when its end is not
+    /// known (a `cstring` whose NUL was not captured, a UTF-8 character cut in two, a DNS name
+    /// after a compression pointer).
     public let needed: Int?
     /// Index of the field's node in ``Dissection/nodes``; it spans the bytes of it that were captured.
     public let node: Int
