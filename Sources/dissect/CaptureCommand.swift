@@ -466,7 +466,7 @@ final class FrameWorker: @unchecked Sendable {
                                               originalLength: packet.originalLength)
                         renderer.render(dissection, frame: frame, into: &sink)
                     }
-                    return (failed: dissection.error != nil, cut: dissection.cut != nil)
+                    return (failed: dissection.error != nil, cut: dissection.cutNode >= 0)
                 }
                 if outcome.failed { framesWithErrors += 1 }
                 if outcome.cut { framesCut += 1 }

@@ -251,23 +251,32 @@ public struct Dissection {
     public let error: DissectionError?
     /// The failing node (``DissectionError/node``), or -1: a plain integer for per-node checks.
     public let errorNode: Int
-    /// Where the end of the captured bytes stopped the walk of a cut frame, or nil; never set
-    /// together with ``error``.
-    public let cut: DissectionCut?
-    /// The node the cut stopped (``DissectionCut/node``), or -1.
+    /// The node the end of the captured bytes stopped the walk at (``DissectionCut/node``), or -1.
     public let cutNode: Int
+    /// What that field needs (``DissectionCut/needed``). The cut is kept as plain integers, so
+    /// handing a dissection on costs whole frames nothing; ``cut`` describes it.
+    private let cutNeeded: Int?
     var state: NodeStore { nodes.store }
 
     init(schema: Schema, bytes: [UInt8], originalLength: Int? = nil, store: NodeStore, error: DissectionError?,
-         cut: DissectionCut? = nil) {
+         cutNode: Int = -1, cutNeeded: Int? = nil) {
         self.schema = schema
         self.bytes = bytes
         self.originalLength = max(bytes.count, originalLength ?? 0)
         self.nodes = FieldNodes(store: store, count: store.nodeCount)
         self.error = error
         errorNode = error?.node ?? -1
-        self.cut = cut
-        cutNode = cut?.node ?? -1
+        self.cutNode = errorNode < 0 && cutNode >= 0 && cutNode < store.nodeCount ? cutNode : -1
+        self.cutNeeded = cutNeeded
+    }
+
+    /// Where the end of the captured bytes stopped the walk of a cut frame, or nil; never set
+    /// together with ``error``.
+    public var cut: DissectionCut? {
+        guard cutNode >= 0 else { return nil }
+        let node = nodes[cutNode]
+        return DissectionCut(capturedLength: bytes.count, originalLength: originalLength, path: path(of: cutNode),
+                             offset: node.byteOffset, bitOffset: node.bitStart & 7, needed: cutNeeded, node: cutNode)
     }
 
     /// Whether the capture kept fewer bytes than the frame had on the wire.

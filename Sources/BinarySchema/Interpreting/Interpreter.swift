@@ -49,11 +49,15 @@ public struct Interpreter {
     private var pendingError: DissectionError?
     /// The frame's length on the wire; more than the buffer's when the capture cut it short.
     private var originalLength = 0
+    /// Whether the capture cut this frame short: `originalLength` is more than the buffer's.
+    private var isCutFrame = false
     /// Sized fields the cut narrowed to the captured bytes: the node each gets and its end on
     /// the wire. Appended to on the failure path only, so whole frames never touch it.
     private var cutScopes: [(node: Int32, wireEnd: Int)] = []
-    /// Where the end of the captured bytes stopped the walk; set by `cutStop`.
-    private var pendingCut: DissectionCut?
+    /// The node where the end of the captured bytes stopped the walk, or -1, and what its field
+    /// needs; set by `cutStop`. Plain integers: a walk copies nothing more for them.
+    private var cutNode: Int32 = -1
+    private var cutNeeded: Int?
 
     /// Thrown up the walk when it stops; the reason is in `pendingError`. Empty, so the
     /// throwing calls of the hot path carry no payload.
@@ -75,7 +79,7 @@ public struct Interpreter {
     public mutating func dissect(_ bytes: [UInt8], root: StructType, originalLength: Int? = nil) -> Dissection {
         let error = run(bytes, root: root.id, originalLength: originalLength)
         return Dissection(schema: schema, bytes: bytes, originalLength: self.originalLength, store: state.copy(),
-                          error: error, cut: pendingCut)
+                          error: error, cutNode: Int(cutNode), cutNeeded: cutNeeded)
     }
 
     /// Walks `bytes` and hands the dissection to `body` without copying the interpreter's
@@ -89,7 +93,7 @@ public struct Interpreter {
         // it uniquely referenced (no copy on write).
         reader = ByteReader([])
         return try body(Dissection(schema: schema, bytes: bytes, originalLength: self.originalLength, store: state,
-                                   error: error, cut: pendingCut))
+                                   error: error, cutNode: Int(cutNode), cutNeeded: cutNeeded))
     }
 
     private mutating func run(_ bytes: [UInt8], root: Int, originalLength: Int?) -> DissectionError? {
@@ -106,13 +110,18 @@ public struct Interpreter {
         pendingError = nil
         // pcap lengths are 32-bit: the clamp keeps bit counts of the wire within Int64.
         self.originalLength = max(bytes.count, min(originalLength ?? 0, Int(UInt32.max)))
+        isCutFrame = self.originalLength > bytes.count
         if !cutScopes.isEmpty { cutScopes.removeAll(keepingCapacity: true) }
-        pendingCut = nil
+        cutNode = -1
         do {
             _ = try parseStruct(Int32(root), fieldID: -1, parent: -1, arrayIndex: -1)
             return nil
         } catch {
-            if let failing = pendingError?.node ?? pendingCut?.node { extendAncestors(over: failing) }
+            if let failing = pendingError?.node {
+                extendAncestors(over: failing)
+            } else if cutNode >= 0 {
+                extendAncestors(over: Int(cutNode))
+            }
             return pendingError
         }
     }
@@ -415,8 +424,7 @@ public struct Interpreter {
                 if index >= count { return node }
             case .rest, .none:
                 // In a cut frame the list may go on past the captured bytes: the next element is then cut.
-                if reader.remainingBits == 0,
-                   originalLength <= reader.bytes.count || !continuesPastCapture(array: node) {
+                if reader.remainingBits == 0, !isCutFrame || !continuesPastCapture(array: node) {
                     return node
                 }
             case .until:
@@ -756,7 +764,7 @@ public struct Interpreter {
     @inline(never)
     private func cutScopeEnd(fieldID: Int32, arrayIndex: Int32, parent: Int32, ownScope: Bool, limit: Int? = nil) -> Int? {
         let captured = reader.bytes.count
-        guard originalLength > captured, (limit ?? reader.limit) == captured else { return nil }
+        guard isCutFrame, (limit ?? reader.limit) == captured else { return nil }
         if ownScope, isSizedField(fieldID, arrayIndex) { return cutScopeEnd(ofNode: Int32(state.nodeCount)) }
         var node = parent
         while node >= 0, Int(node) < state.nodeCount {
@@ -804,12 +812,8 @@ public struct Interpreter {
     @inline(never)
     private mutating func cutStop(needed: Int?, fieldID: Int32, kind nodeKind: NodeKind, parent: Int32, arrayIndex: Int32,
                                   length: Int) -> Stop {
-        let index = appendStopNode(fieldID: fieldID, kind: nodeKind, parent: parent, arrayIndex: arrayIndex, length: length)
-        let entry = state.nodes[Int(index)]
-        let view = Dissection(schema: schema, bytes: reader.bytes, store: state, error: nil)
-        pendingCut = DissectionCut(capturedLength: reader.bytes.count, originalLength: originalLength,
-                                   path: view.path(of: Int(index)), offset: entry.bitStart >> 3,
-                                   bitOffset: entry.bitStart & 7, needed: needed, node: Int(index))
+        cutNode = appendStopNode(fieldID: fieldID, kind: nodeKind, parent: parent, arrayIndex: arrayIndex, length: length)
+        cutNeeded = needed
         return Stop()
     }
 

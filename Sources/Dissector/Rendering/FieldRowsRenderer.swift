@@ -216,7 +216,7 @@ public struct FieldRowsRenderer {
                 if style.enabled { style.beginDim(into: &sink) }
                 sink.appendDecimal(gap.range.count)
                 sink.append(gap.range.count == 1 ? " byte" as StaticString : " bytes")
-                sink.append(gap.unparsed ? (dissection.cut == nil ? " after the error" as StaticString : " after the cut")
+                sink.append(gap.unparsed ? (dissection.cutNode < 0 ? " after the error" as StaticString : " after the cut")
                                          : " no field claims")
                 if style.enabled { style.end(into: &sink) }
             }

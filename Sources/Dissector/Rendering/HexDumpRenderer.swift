@@ -158,7 +158,7 @@ public struct HexDumpRenderer {
                 sink.spaces(pathWidth - (gap.unparsed ? 10 : 11))
                 sink.appendDecimal(gap.range.count)
                 sink.append(gap.range.count == 1 ? " byte" as StaticString : " bytes")
-                sink.append(gap.unparsed ? (dissection.cut == nil ? " after the error" as StaticString : " after the cut")
+                sink.append(gap.unparsed ? (dissection.cutNode < 0 ? " after the error" as StaticString : " after the cut")
                                          : " no field claims")
                 if style.enabled { style.end(into: &sink) }
             }

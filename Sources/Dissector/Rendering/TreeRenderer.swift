@@ -119,7 +119,7 @@ public struct TreeRenderer {
         }
         for gap in layout.gaps {
             line.removeAll()
-            line.append(gap.unparsed ? (dissection.cut == nil ? "unparsed (after the error): " as StaticString
+            line.append(gap.unparsed ? (dissection.cutNode < 0 ? "unparsed (after the error): " as StaticString
                                                               : "unparsed (after the cut): ")
                                      : "unclaimed (no field): ")
             line.appendDecimal(gap.range.count)
