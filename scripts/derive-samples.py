@@ -105,3 +105,34 @@ for t, p in ip_packets("dns")[:1]:
     header[2:4] = struct.pack(">H", len(p) + 4)
     eol.append((t, b"\0" * 12 + b"\x08\x00" + with_ipv4_checksum(bytes(header)) + p[ihl:]))
 write("options-eol", 1, eol)
+
+
+# Frames a snapshot length cut short (a record's captured length below its original length,
+# as `tcpdump -s N` writes them): real frames cut inside each layer, a few not cut at all.
+def write_cut(name, linktype, frames):
+    with open(f"{captures}/{name}.pcap", "wb") as file:
+        file.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, linktype))
+        for (seconds, micros), frame, snap in frames:
+            kept = frame[:snap] if snap is not None else frame
+            file.write(struct.pack("<IIII", seconds, micros, len(kept), len(frame)) + kept)
+
+
+cuts = [
+    ("tcp", 2, 65),           # an ACK one byte short of its TCP header's end: the timestamps' echo reply
+    ("tcp", 0, 64),           # a SYN: its options' timestamps
+    ("tcp", 3, 54),           # the capture ends with TCP's fixed header; its options were on the wire
+    ("tcp", 5, 38),           # only TCP's ports
+    ("tcp", 1, 28),           # inside IPv4's source address
+    ("tcp", 4, 14),           # only the Ethernet header
+    ("tcp", 3, 90),           # inside the data: every header whole
+    ("tcp", 6, None),         # whole
+    ("dns", 0, 64),           # inside the query's name
+    ("dns", 1, 80),           # inside the first answer
+    ("dns", 4, 40),           # inside UDP's header
+    ("icmp", 0, 64),          # inside the echo data: every header whole
+    ("icmp", 4, 60),          # ICMPv6 echo: inside its header
+    ("icmp", 4, 50),          # inside IPv6's destination address
+    ("vlan", 3, 20),          # QinQ: inside the inner tag
+    ("options-eol", 1, 36),   # inside IPv4's options
+]
+write_cut("snaplen", 1, [read_pcap(f"{captures}/{name}.pcap")[index] + (snap,) for name, index, snap in cuts])

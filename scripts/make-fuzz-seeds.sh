@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fills Corpus/fuzz/<target>/ with seeds: every frame of the corpus captures, behind the byte
-# that picks its link type's root (dissector and views), the
+# that picks its link type's root and says whether the capture cut it short (dissector and views), the
 # schema files (schema), the capture files (pcap), encoder outputs of representative values
 # (codable, roundtrip) and the example files behind the byte that picks their root (formats;
 # both written by `dissect-fuzz seeds`). Rerun after adding captures or examples.
@@ -23,10 +23,14 @@ for path in sys.argv[2:]:
     offset, number = 24, 0
     name = os.path.splitext(os.path.basename(path))[0]
     while offset + 16 <= len(data):
-        captured = struct.unpack(order + "I", data[offset + 8:offset + 12])[0]
+        captured, original = struct.unpack(order + "II", data[offset + 8:offset + 16])
         frame = data[offset + 16:offset + 16 + captured]
         number += 1
-        open(f"{out}/{name}-{number}", "wb").write(bytes([roots[link_type]]) + frame)
+        first = roots[link_type]
+        if original > captured:
+            # A frame the snapshot length cut short: bit 3, and 2^k >= the bytes not captured.
+            first |= 0x08 | min(15, (original - captured - 1).bit_length()) << 4
+        open(f"{out}/{name}-{number}", "wb").write(bytes([first]) + frame)
         offset += 16 + captured
 PYTHON
 cp "$corpus"/dissector/* "$corpus/views/"

@@ -16,7 +16,7 @@ enum CaptureFileTarget {
         while packets < 10_000, case .packet(let packet)? = try? capture.next() {
             packets += 1
             try require(packet.bytes.count <= bytes.count, "a packet of \(packet.bytes.count) bytes from a \(bytes.count)-byte file")
-            let dissection = interpreter.dissect(packet.bytes, root: root)
+            let dissection = interpreter.dissect(packet.bytes, root: root, originalLength: packet.originalLength)
             try DissectionInvariants.check(dissection, root: root.name)
             // The file's timestamps are arbitrary too: the views must format any of them.
             let frame = FrameInfo(number: packets, time: CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds),

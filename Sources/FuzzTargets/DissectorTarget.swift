@@ -2,24 +2,28 @@ import BinarySchema
 import Dissector
 import Foundation
 
-/// A frame dissected from the link-layer root its first byte picks; spans and errors checked.
-/// One root and no rendering per input keeps the target fast enough for libFuzzer to explore
-/// (views are the `views` target's job).
+/// A frame dissected from the link-layer root its first byte picks, whole or as a capture cut
+/// short; spans, errors and cuts checked. One root and no rendering per input keeps the target
+/// fast enough for libFuzzer to explore (views are the `views` target's job).
 enum DissectorTarget {
     static let roots = ["Ethernet", "SLL", "SLL2", "RawIP", "Null", "Loop", "IPv4", "IPv6"]
 
-    /// The root the first byte picks (its value modulo the number of roots), and the frame after it.
-    static func split(_ bytes: [UInt8]) throws(InvariantViolation) -> (root: StructType, frame: [UInt8])? {
+    /// From the first byte: the root its low three bits pick, and, when bit 3 is set, a capture
+    /// cut short, the frame being 2^(its high four bits) bytes (1 to 32768) longer on the wire.
+    /// The frame is the bytes after it.
+    static func split(_ bytes: [UInt8]) throws(InvariantViolation)
+        -> (root: StructType, frame: [UInt8], originalLength: Int?)? {
         guard let first = bytes.first else { return nil }
-        let name = roots[Int(first) % roots.count]
+        let name = roots[Int(first & 0x07)]
         guard let root = BundledSchema.schema.structType(named: name) else { throw InvariantViolation("no bundled struct \(name)") }
-        return (root, Array(bytes.dropFirst()))
+        let frame = Array(bytes.dropFirst())
+        return (root, frame, first & 0x08 == 0 ? nil : frame.count + 1 << Int(first >> 4))
     }
 
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
-        guard let (root, frame) = try split(bytes) else { return }
+        guard let (root, frame, originalLength) = try split(bytes) else { return }
         var walker = Interpreter(schema: BundledSchema.schema)
-        try DissectionInvariants.check(walker.dissect(frame, root: root), root: root.name)
+        try DissectionInvariants.check(walker.dissect(frame, root: root, originalLength: originalLength), root: root.name)
     }
 }
 
@@ -67,9 +71,9 @@ enum FormatsTarget {
 /// The same input as ``DissectorTarget``, dissected and then rendered in every view.
 enum ViewsTarget {
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
-        guard let (root, frame) = try DissectorTarget.split(bytes) else { return }
+        guard let (root, frame, originalLength) = try DissectorTarget.split(bytes) else { return }
         var walker = Interpreter(schema: BundledSchema.schema)
-        let dissection = walker.dissect(frame, root: root)
+        let dissection = walker.dissect(frame, root: root, originalLength: originalLength)
         try DissectionInvariants.check(dissection, root: root.name)
         try renderEveryView(dissection, root: root.name)
     }
@@ -118,6 +122,29 @@ enum DissectionInvariants {
             try require(error.node >= 0 && error.node < nodes.count, "\(root): error node \(error.node) of \(nodes.count)")
             try require(!error.description.isEmpty && !error.path.isEmpty, "\(root): an error without a message or path")
         }
+        try require(dissection.originalLength >= dissection.bytes.count,
+                    "\(root): original length \(dissection.originalLength) below the \(dissection.bytes.count) captured")
+        guard let cut = dissection.cut else {
+            try require(dissection.cutNode == -1, "\(root): a cut node \(dissection.cutNode) without a cut")
+            return
+        }
+        // A cut is where a read met the end of the captured bytes of a frame that went on.
+        try require(dissection.error == nil && dissection.errorNode == -1, "\(root): both an error and a cut: \(cut)")
+        try require(dissection.isTruncated, "\(root): a cut in a whole frame: \(cut)")
+        try require(cut.capturedLength == dissection.bytes.count && cut.originalLength == dissection.originalLength,
+                    "\(root): the cut says \(cut.capturedLength) of \(cut.originalLength) bytes: \(cut)")
+        try require(cut.node >= 0 && cut.node < nodes.count && cut.node == dissection.cutNode,
+                    "\(root): cut node \(cut.node) of \(nodes.count)")
+        let node = nodes[cut.node]
+        // It spans the rest of the captured bytes, unless its end is unknown (a DNS name that
+        // follows a compression pointer ends where the pointer does).
+        try require(node.byteOffset == cut.offset && node.bitStart & 7 == cut.bitOffset && (node.bitEnd == bits || cut.needed == nil),
+                    "\(root): the cut field spans bits \(node.bitStart)..<\(node.bitEnd), not to the captured end: \(cut)")
+        if let needed = cut.needed {
+            try require(needed > cut.capturedLength - cut.offset && needed <= cut.originalLength - cut.offset,
+                        "\(root): the cut field needs \(needed) bytes, not past the captured ones or past the wire: \(cut)")
+        }
+        try require(!cut.description.isEmpty && !cut.path.isEmpty && !cut.layer.isEmpty, "\(root): a cut without a path")
     }
 }
 

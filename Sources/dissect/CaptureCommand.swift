@@ -36,6 +36,10 @@ struct CaptureCommand: ParsableCommand {
             length is dissected with a warning on standard error. Output that cannot be written \
             (a full disk) is an error, exit status 1.
 
+            A packet the snapshot length cut short (-s, tcpdump -s) is dissected over the bytes \
+            captured: where a field runs past them the frame is marked [|tcp], as tcpdump does, \
+            and counted as cut, not as an error.
+
             Each frame starts with its number, capture time (UTC) and captured/original length.
 
             Examples:
@@ -67,7 +71,7 @@ struct CaptureCommand: ParsableCommand {
     @Flag(help: "With -w, also print each packet.")
     var print = false
 
-    @Flag(name: [.customShort("q"), .long], help: "Dissect every packet but print only the totals: packets, bytes, packets with errors.")
+    @Flag(name: [.customShort("q"), .long], help: "Dissect every packet but print only the totals: packets, bytes, packets with errors, packets the snapshot length cut short.")
     var quiet = false
 
     @Option(name: .customShort("s"), help: ArgumentHelp("Live: bytes kept of each packet (default 262144: all).", valueName: "snaplen"))
@@ -371,7 +375,9 @@ final class PacketPrinter {
         let frames = workers.reduce(0) { $0 + $1.frames }
         let bytes = workers.reduce(0) { $0 + $1.bytes }
         let framesWithErrors = workers.reduce(0) { $0 + $1.framesWithErrors }
-        return "\(frames) packet\(frames == 1 ? "" : "s"), \(bytes) bytes, \(framesWithErrors) with errors"
+        let framesCut = workers.reduce(0) { $0 + $1.framesCut }
+        return "\(frames) packet\(frames == 1 ? "" : "s"), \(bytes) bytes, \(framesWithErrors) with errors, "
+            + "\(framesCut) cut by the snapshot length"
     }
 }
 
@@ -426,6 +432,8 @@ final class FrameWorker: @unchecked Sendable {
     private(set) var frames = 0
     private(set) var bytes = 0
     private(set) var framesWithErrors = 0
+    /// Frames a field of which ran past the bytes the snapshot length kept (no error otherwise).
+    private(set) var framesCut = 0
     private let trailingPadding = CacheLinePadding()
 
     init(schema: Schema, root: StructType, view: View?, options: RenderOptions, symbols: SymbolSet = .unicode) {
@@ -450,16 +458,18 @@ final class FrameWorker: @unchecked Sendable {
                 packetBytes.removeAll(keepingCapacity: true)
                 packetBytes.append(contentsOf: UnsafeBufferPointer(rebasing: shareBytes[packet.range]))
                 // The dissection borrows the interpreter's working memory: nothing is copied or kept per packet.
-                let failed = interpreter.withDissection(of: packetBytes, root: root) { dissection in
+                let outcome = interpreter.withDissection(of: packetBytes, root: root,
+                                                         originalLength: packet.originalLength) { dissection in
                     if let renderer {
                         let frame = FrameInfo(number: number,
                                               time: CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds),
                                               originalLength: packet.originalLength)
                         renderer.render(dissection, frame: frame, into: &sink)
                     }
-                    return dissection.error != nil
+                    return (failed: dissection.error != nil, cut: dissection.cutNode >= 0)
                 }
-                if failed { framesWithErrors += 1 }
+                if outcome.failed { framesWithErrors += 1 }
+                if outcome.cut { framesCut += 1 }
                 number += 1
                 guard let view = renderer?.view else { continue }
                 sink.newline()

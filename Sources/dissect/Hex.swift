@@ -13,7 +13,9 @@ struct Hex: ParsableCommand {
             is (tcpdump -x and -X start at the IP layer: use --root IPv4 or IPv6).
 
             A malformed frame keeps every field decoded before the error; the failing field is \
-            marked with ✗ and the exact reason, and the bytes after it are still shown.
+            marked with ✗ and the exact reason, and the bytes after it are still shown. With \
+            --original-length, the bytes are a capture cut short: a field that runs past them is \
+            marked [|tcp], not as an error.
 
             Examples:
               dissect hex 'ffffffffffff 001122334455 0806 ...'
@@ -31,8 +33,15 @@ struct Hex: ParsableCommand {
     @Option(help: ArgumentHelp("Read raw bytes from this file instead of hex text.", valueName: "path"))
     var file: String?
 
+    @Option(help: ArgumentHelp("The frame's length on the wire, when the bytes are a capture cut short by a snapshot length.", valueName: "bytes"))
+    var originalLength: Int?
+
     @Argument(help: ArgumentHelp("The bytes, as hex.", valueName: "hex"))
     var hex: [String] = []
+
+    func validate() throws {
+        if let originalLength, originalLength < 0 { throw ValidationError("--original-length needs a length of 0 or more") }
+    }
 
     func run() throws {
         let schema = try schemas.load()
@@ -41,7 +50,7 @@ struct Hex: ParsableCommand {
         }
         let bytes = try readBytes()
         var interpreter = Interpreter(schema: schema)
-        let dissection = interpreter.dissect(bytes, root: rootStruct)
+        let dissection = interpreter.dissect(bytes, root: rootStruct, originalLength: originalLength)
         let label = file.map { ($0 as NSString).lastPathComponent } ?? "frame"
         let text = Array((view.format.render(dissection, frame: FrameInfo(label: label), options: view.renderOptions) + "\n").utf8)
         var output: [UInt8] = []

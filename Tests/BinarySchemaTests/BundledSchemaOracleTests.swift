@@ -8,6 +8,8 @@ import Testing
 ///
 /// For every occurrence of a mapped tshark field, the field at the same position in our
 /// dissection must exist, cover the same bytes (or bits, for bit fields) and hold the same value.
+/// Frames a snapshot length cut short (snaplen.pcap) are dissected as such: the frames tshark
+/// says are "limited during capture" are the ones whose dissection is cut, in the same layer.
 @Suite struct BundledSchemaOracleTests {
     enum Comparison {
         /// Same integer value (tshark shows decimal or 0x-hex).
@@ -117,7 +119,8 @@ import Testing
 
     /// Every capture in Corpus/captures, by file name; the oracle for `x.pcap` is `x.json`.
     static let captures = ["icmp.pcap", "dns.pcap", "dns-nsec.pcap", "tcp.pcap", "tcp6.pcapng", "sll.pcap", "sll2.pcap",
-                           "null.pcap", "loop.pcap", "raw.pcap", "vlan.pcap", "ipv6-ext.pcap", "options-eol.pcap"]
+                           "null.pcap", "loop.pcap", "raw.pcap", "vlan.pcap", "ipv6-ext.pcap", "options-eol.pcap",
+                           "snaplen.pcap"]
 
     /// A capture added to the corpus must be added above, or it would be compared with nothing.
     @Test func everyCorpusCaptureIsCompared() throws {
@@ -142,8 +145,12 @@ import Testing
             let layers = try #require(((packets[number]["_source"] as? [String: Any])?["layers"]) as? [String: Any])
             let frameHex = try #require((layers["frame_raw"] as? [Any])?.first as? String)
             #expect(frameHex == hex(frame[...]), "frame \(number + 1) differs from tshark's bytes")
-            let dissection = interpreter.dissect(frame, root: root)
+            let dissection = interpreter.dissect(frame, root: root, originalLength: pcap.originalLengths[number])
             #expect(dissection.error == nil, "frame \(number + 1): \(dissection.error.map(String.init(describing:)) ?? "")")
+            // "[Packet size limited during capture: TCP truncated]"
+            let short = (layers["_ws.short"] as? String)?.firstMatch(of: #/capture: (\S+) truncated/#).map { String($0.1) }
+            #expect(short.map(Self.layer) == dissection.cut?.layer,
+                    "frame \(number + 1): tshark \(short ?? "whole"), ours \(dissection.cut.map(String.init(describing:)) ?? "whole")")
             var fields: [OracleField] = []
             collect(layers, into: &fields)
             let paths = dissection.nodes.indices.map { dissection.path(of: $0) }
@@ -235,6 +242,30 @@ import Testing
         let lowest = field.mask.trailingZeroBitCount
         let width = max(field.length, (highest + 8) / 8)
         return (field.offset * 8 + (width * 8 - highest - 1), highest - lowest + 1)
+    }
+
+    /// Our name for a layer tshark names in "TCP truncated".
+    static func layer(_ tshark: String) -> String {
+        tshark == "IPv4" ? "ip" : tshark.lowercased()
+    }
+
+    /// snaplen.pcap: every frame tshark says the capture cut is cut where tshark says, and every
+    /// field tshark shows of the cut frames is ours too (`matchesTshark`), so they are counted.
+    @Test func framesCutByTheSnapshotLengthAreTheOnesTsharkSaysAre() throws {
+        let pcap = try PcapFile(contentsOf: repositoryRoot.appendingPathComponent("Corpus/captures/snaplen.pcap"))
+        let packets = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.oracle("snaplen.pcap")))
+                                   as? [[String: Any]])
+        let root = try #require(bundledSchema.rootStruct(forLinkType: pcap.linkType))
+        var interpreter = Interpreter(schema: bundledSchema)
+        var cut = 0, short = 0, truncated = 0
+        for (number, frame) in pcap.frames.enumerated() {
+            let dissection = interpreter.dissect(frame, root: root, originalLength: pcap.originalLengths[number])
+            if dissection.cut != nil { cut += 1 }
+            if dissection.isTruncated { truncated += 1 }
+            if ((packets[number]["_source"] as? [String: Any])?["layers"] as? [String: Any])?["_ws.short"] != nil { short += 1 }
+        }
+        #expect(pcap.frames.count == 16 && truncated == 15)
+        #expect(cut == 13 && short == 13, "two frames cut in their data are not marked, by tshark or us")
     }
 
     static func integer(_ text: String) -> Int64? {

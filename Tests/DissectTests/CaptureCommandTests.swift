@@ -174,6 +174,28 @@ extension CommandLineTests {
         #expect(reread.error.contains("0 with errors"))
     }
 
+    /// snaplen.pcap: sixteen real frames, fifteen cut short by snapshot lengths, thirteen of them
+    /// inside a header (tshark marks the same thirteen; see BundledSchemaOracleTests).
+    @Test func framesCutByTheSnapshotLengthAreMarkedAndCountedApartFromErrors() throws {
+        let summary = try run(["-r", Self.capture("snaplen.pcap"), "-f", "summary"])
+        #expect(summary.status == 0)
+        let lines = summary.output.split(separator: "\n")
+        try #require(lines.count == 16)
+        #expect(lines[0].contains("TCP 48684 > 8765 [ack] seq 3071015685"))
+        #expect(lines[0].hasSuffix(" · 65 of 66 bytes [|tcp]"))
+        #expect(lines[3].contains("TCP 8765 > 48684 ? seq ?"), "the ports of a segment cut after them")
+        #expect(lines[3].hasSuffix(" · 38 of 267 bytes [|tcp]"))
+        #expect(lines[6].hasSuffix(" · 90 of 154 bytes"), "a cut inside the data marks nothing")
+        #expect(lines[7].hasSuffix(" · 66 bytes"))
+        #expect(lines[8].hasSuffix(" · 64 of 99 bytes [|dns]"))
+        #expect(!summary.output.contains("✗"))
+        let totals = try run(["-r", Self.capture("snaplen.pcap"), "-q"])
+        #expect(totals.status == 0)
+        #expect(totals.error == "16 packets, 833 bytes, 0 with errors, 13 cut by the snapshot length\n")
+        let errors = try run(["-r", Self.capture("tcp.pcap"), "-q"])
+        #expect(errors.error.hasSuffix(", 0 with errors, 0 cut by the snapshot length\n"))
+    }
+
     @Test func unknownLinkTypeIsShownAsRawBytesWithANote() throws {
         // A pcap of link type 147 (USER0), which no bundled schema claims.
         var bytes: [UInt8] = [0xD4, 0xC3, 0xB2, 0xA1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0, 147, 0, 0, 0]

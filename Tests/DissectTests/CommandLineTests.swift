@@ -140,6 +140,18 @@ import Testing
         #expect(result.output.contains("✗ premature end of data: ip.src needs 4 bytes at offset 26, 2 available"))
     }
 
+    @Test func hexWithAnOriginalLengthMarksTheCutInsteadOfAnError() throws {
+        let frame = "ffffffffffff 001122334455 0800 4500 0028 1234 4000 4006 0000 0a00"
+        let cut = try run(["hex", "--width", "200", "--original-length", "54", frame])
+        #expect(cut.status == 0)
+        #expect(cut.output.contains("28 of 54 bytes"))
+        #expect(cut.output.contains("[|ip] captured 28 of 54 bytes: ip.src needs 4 bytes at offset 26, 2 captured"))
+        #expect(!cut.output.contains("✗"))
+        let bad = try run(["hex", "--original-length", "-1", frame])
+        #expect(bad.status != 0)
+        #expect(bad.error.contains("--original-length"))
+    }
+
     @Test func hexRejectsBadInputAndUnknownRoots() throws {
         let badHex = try run(["hex", "zz"])
         #expect(badHex.status != 0)

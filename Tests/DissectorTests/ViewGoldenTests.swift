@@ -21,14 +21,18 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
     let text = try String(contentsOf: repositoryRoot.appendingPathComponent("Corpus/samples/\(name).hex"), encoding: .utf8)
     let bytes = try HexInput.parse(text)
     var interpreter = Interpreter(schema: bundled)
-    return interpreter.dissect(bytes, root: try #require(bundled.structType(named: root)))
+    return interpreter.dissect(bytes, root: try #require(bundled.structType(named: root)),
+                               originalLength: ViewGoldenTests.originalLengths[name])
 }
 
-/// Every view of seven frames against checked-in output. Set DISSECT_UPDATE_GOLDEN=1 to rewrite
+/// Every view of eight frames against checked-in output. Set DISSECT_UPDATE_GOLDEN=1 to rewrite
 /// the files after an intended change, then review the diff.
 @Suite struct ViewGoldenTests {
     static let samples = ["tcp-syn", "dns-response", "icmpv6-echo", "vlan",
-                          "truncated-ipv4", "ipv4-length-beyond-frame", "dns-compression-loop"]
+                          "truncated-ipv4", "ipv4-length-beyond-frame", "dns-compression-loop", "tcp-ack-cut"]
+    /// Samples that are captures cut short: their length on the wire. tcp-ack-cut is frame 3 of
+    /// Corpus/captures/tcp.pcap, 66 bytes, one byte short of its TCP header's end.
+    static let originalLengths = ["tcp-ack-cut": 66]
 
     static let cases: [(String, View)] = samples.flatMap { name in View.allCases.map { (name, $0) } }
 
@@ -69,6 +73,61 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
             #expect(reported["path"] as? String == error.path)
         } else {
             #expect(object["error"] is NSNull)
+        }
+        if let cut = dissection.cut {
+            let reported = try #require(object["cut"] as? [String: Any])
+            #expect(reported["layer"] as? String == cut.layer)
+            #expect(reported["message"] as? String == cut.description)
+            #expect(reported["path"] as? String == cut.path)
+            #expect(reported["offset"] as? Int == cut.offset)
+            #expect(reported["needed"] as? Int == cut.needed)
+            #expect(reported["captured_length"] as? Int == cut.capturedLength)
+            #expect(reported["original_length"] as? Int == cut.originalLength)
+            #expect(reported["field"] as? Int == cut.node)
+            #expect(fields[cut.node]["cut"] as? Bool == true)
+            #expect(object["original_length"] as? Int == dissection.originalLength)
+        } else {
+            #expect(object["cut"] is NSNull)
+        }
+    }
+
+    /// A frame a snapshot length cut short: every view marks where, as tcpdump does (`[|tcp]`),
+    /// with what was captured, keeps every field before it, and shows no error.
+    @Test func everyViewMarksTheCutAndKeepsTheFieldsBeforeIt() throws {
+        let dissection = try sample("tcp-ack-cut")
+        let cut = try #require(dissection.cut)
+        #expect(dissection.error == nil)
+        for view in View.allCases {
+            let output = view.render(dissection, options: RenderOptions(color: false, width: 1000))
+            #expect(output.contains(view == .summary ? "65 of 66 bytes [|tcp]" : cut.description), "\(view) shows the cut")
+            #expect(output.contains("48684"), "\(view) keeps TCP's source port")
+            #expect(!output.contains("✗") && !output.contains("Malformed") && !output.contains("\"error\":{"),
+                    "\(view) shows no error")
+        }
+        // The same bytes as a whole frame: an error, and no cut.
+        var interpreter = Interpreter(schema: bundled)
+        let whole = interpreter.dissect(dissection.bytes, root: try #require(bundled.structType(named: "Ethernet")))
+        #expect(whole.error != nil && whole.cut == nil)
+        for view in View.allCases {
+            #expect(!view.render(whole).contains("[|"), "\(view) marks no cut in a whole frame")
+        }
+    }
+
+    /// A capture that ends exactly where a field starts: the cut field has no bytes, and starts
+    /// at the end of the data, in every view, with color or without.
+    @Test func everyViewShowsACutAtTheEndOfTheData() throws {
+        let syn = try HexInput.parse(try String(contentsOf: repositoryRoot.appendingPathComponent("Corpus/samples/tcp-syn.hex"),
+                                                encoding: .utf8))
+        var interpreter = Interpreter(schema: bundled)
+        let dissection = interpreter.dissect(Array(syn.prefix(26)), root: try #require(bundled.structType(named: "Ethernet")),
+                                             originalLength: 74)
+        let cut = try #require(dissection.cut)
+        #expect(cut.offset == 26 && cut.path == "ip.src" && dissection.nodes[cut.node].byteLength == 0)
+        for view in View.allCases {
+            for color in [false, true] {
+                let output = view.render(dissection, options: RenderOptions(color: color, width: 1000))
+                #expect(output.contains(view == .summary ? "[|ip]" : cut.description), "\(view) (color \(color))")
+            }
         }
     }
 

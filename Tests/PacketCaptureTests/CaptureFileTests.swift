@@ -41,6 +41,8 @@ func temporaryFile(_ suffix: String) -> URL {
         "ipv6-ext.pcap": 1, "options-eol.pcap": 1, "sll.pcap": 113, "sll2.pcap": 276, "null.pcap": 0, "loop.pcap": 108,
         // LINKTYPE_RAW (101) in the file is DLT_RAW (12) on Linux.
         "raw.pcap": 12,
+        // Cut by snapshot lengths: each record's captured length below its original length.
+        "snaplen.pcap": 1,
     ]
 
     /// A capture added to the corpus must be added above, or it would be read by no test here.

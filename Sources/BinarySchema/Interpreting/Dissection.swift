@@ -297,26 +297,56 @@ public struct FieldNodes: RandomAccessCollection {
 /// The result of walking a schema over a buffer: every field read, in pre-order,
 /// and the error that stopped the walk if there was one. Fields read before an
 /// error are all kept; the failing field is the node ``DissectionError/node``.
+/// In a frame the capture cut short, the walk may stop at the end of the captured bytes
+/// instead: that is ``cut``, not an error.
 public struct Dissection {
     /// The schema walked.
     public let schema: Schema
     /// The buffer dissected.
     public let bytes: [UInt8]
+    /// The frame's length on the wire: more than `bytes.count` when the capture cut it short,
+    /// else `bytes.count`.
+    public let originalLength: Int
     /// Every node, in pre-order; node 0 is the root struct.
     public let nodes: FieldNodes
-    /// The error that stopped the walk, or nil if it reached the end of the root struct.
+    /// The error that stopped the walk, or nil if it reached the end of the root struct (or a cut).
     public let error: DissectionError?
     /// The failing node (``DissectionError/node``), or -1: a plain integer for per-node checks.
     public let errorNode: Int
+    /// The node the end of the captured bytes stopped the walk at (``DissectionCut/node``), or -1.
+    public let cutNode: Int
+    /// What that field needs (``DissectionCut/needed``). The cut is kept as plain integers, so
+    /// handing a dissection on costs whole frames nothing; ``cut`` describes it.
+    private let cutNeeded: Int?
     var state: NodeStore { nodes.store }
 
-    init(schema: Schema, bytes: [UInt8], store: NodeStore, error: DissectionError?) {
+    init(schema: Schema, bytes: [UInt8], originalLength: Int? = nil, store: NodeStore, error: DissectionError?,
+         cutNode: Int = -1, cutNeeded: Int? = nil) {
         self.schema = schema
         self.bytes = bytes
+        self.originalLength = max(bytes.count, originalLength ?? 0)
         self.nodes = FieldNodes(store: store, count: store.nodeCount)
         self.error = error
         errorNode = error?.node ?? -1
+        self.cutNode = errorNode < 0 && cutNode >= 0 && cutNode < store.nodeCount ? cutNode : -1
+        self.cutNeeded = cutNeeded
     }
+
+    /// Where the end of the captured bytes stopped the walk of a cut frame, or nil; never set
+    /// together with ``error``.
+    public var cut: DissectionCut? {
+        guard cutNode >= 0 else { return nil }
+        let node = nodes[cutNode]
+        return DissectionCut(capturedLength: bytes.count, originalLength: originalLength, path: path(of: cutNode),
+                             offset: node.byteOffset, bitOffset: node.bitStart & 7, needed: cutNeeded, node: cutNode)
+    }
+
+    /// Whether the capture kept fewer bytes than the frame had on the wire.
+    public var isTruncated: Bool { originalLength > bytes.count }
+
+    /// The node where the walk stopped, at an error or a cut, or -1: it holds no value, only
+    /// the bytes its field could see.
+    package var stopNode: Int { errorNode >= 0 ? errorNode : cutNode }
 
     /// Indices of the direct children of node `index`.
     public func children(of index: Int) -> [Int] {

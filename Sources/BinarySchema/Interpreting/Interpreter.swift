@@ -8,6 +8,11 @@ import BinaryIO
 /// bytes left before anything is read, arithmetic is overflow-checked, nesting
 /// has a depth budget and DNS compression pointers have a loop guard.
 ///
+/// A buffer the capture cut short (its original length is more than its bytes) is walked
+/// over the bytes there are: a length that runs past the end of the captured bytes but not
+/// past the frame's original length narrows the field to the captured bytes, and a read that
+/// then runs out stops the walk as ``Dissection/cut``, not as an error.
+///
 /// Reuse one interpreter for many buffers: it keeps its working arrays.
 public struct Interpreter {
     /// Limits that bound work on hostile input. Each is clamped to its range when set.
@@ -55,6 +60,17 @@ public struct Interpreter {
     private var positionedReads = 0
     /// The error being thrown up as ``Stop``; set by `failure`.
     private var pendingError: DissectionError?
+    /// The frame's length on the wire; more than the buffer's when the capture cut it short.
+    private var originalLength = 0
+    /// Whether the capture cut this frame short: `originalLength` is more than the buffer's.
+    private var isCutFrame = false
+    /// Sized fields the cut narrowed to the captured bytes: the node each gets and its end on
+    /// the wire. Appended to on the failure path only, so whole frames never touch it.
+    private var cutScopes: [(node: Int32, wireEnd: Int)] = []
+    /// The node where the end of the captured bytes stopped the walk, or -1, and what its field
+    /// needs; set by `cutStop`. Plain integers: a walk copies nothing more for them.
+    private var cutNode: Int32 = -1
+    private var cutNeeded: Int?
 
     /// Thrown up the walk when it stops; the reason is in `pendingError`. Empty, so the
     /// throwing calls of the hot path carry no payload.
@@ -69,24 +85,31 @@ public struct Interpreter {
 
     /// Dissects `bytes` starting at struct `root`. The dissection holds a compact copy of what
     /// was read, and the interpreter keeps its working memory for the next walk.
-    public mutating func dissect(_ bytes: [UInt8], root: StructType) -> Dissection {
-        let error = run(bytes, root: root.id)
-        return Dissection(schema: schema, bytes: bytes, store: state.copy(), error: error)
+    ///
+    /// `originalLength` is the frame's length on the wire (a pcap record's `len`): more than
+    /// `bytes.count` says the capture cut the frame short. Nil, or a length not above
+    /// `bytes.count`, is a whole frame. Lengths above `UInt32.max` count as `UInt32.max`.
+    public mutating func dissect(_ bytes: [UInt8], root: StructType, originalLength: Int? = nil) -> Dissection {
+        let error = run(bytes, root: root.id, originalLength: originalLength)
+        return Dissection(schema: schema, bytes: bytes, originalLength: self.originalLength, store: state.copy(),
+                          error: error, cutNode: Int(cutNode), cutNeeded: cutNeeded)
     }
 
     /// Walks `bytes` and hands the dissection to `body` without copying the interpreter's
     /// working memory, for loops over many buffers. A dissection kept after `body` returns
     /// stays valid: the next walk leaves that memory to it and allocates its own.
-    public mutating func withDissection<Result>(of bytes: [UInt8], root: StructType,
+    /// `originalLength` is as for ``dissect(_:root:originalLength:)``.
+    public mutating func withDissection<Result>(of bytes: [UInt8], root: StructType, originalLength: Int? = nil,
                                                 _ body: (Dissection) throws -> Result) rethrows -> Result {
-        let error = run(bytes, root: root.id)
+        let error = run(bytes, root: root.id, originalLength: originalLength)
         // The walk lets go of the bytes, so a caller refilling one buffer for every walk keeps
         // it uniquely referenced (no copy on write).
         reader = ByteReader([])
-        return try body(Dissection(schema: schema, bytes: bytes, store: state, error: error))
+        return try body(Dissection(schema: schema, bytes: bytes, originalLength: self.originalLength, store: state,
+                                   error: error, cutNode: Int(cutNode), cutNeeded: cutNeeded))
     }
 
-    private mutating func run(_ bytes: [UInt8], root: Int) -> DissectionError? {
+    private mutating func run(_ bytes: [UInt8], root: Int, originalLength: Int?) -> DissectionError? {
         if isKnownUniquelyReferenced(&state) {
             state.reset()
         } else {
@@ -102,11 +125,20 @@ public struct Interpreter {
         argumentValues.removeAll(keepingCapacity: true)
         positionedReads = 0
         pendingError = nil
+        // pcap lengths are 32-bit: the clamp keeps bit counts of the wire within Int64.
+        self.originalLength = max(bytes.count, min(originalLength ?? 0, Int(UInt32.max)))
+        isCutFrame = self.originalLength > bytes.count
+        if !cutScopes.isEmpty { cutScopes.removeAll(keepingCapacity: true) }
+        cutNode = -1
         do {
             _ = try parseStruct(Int32(root), fieldID: -1, parent: -1, arrayIndex: -1)
             return nil
         } catch {
-            if let failing = pendingError?.node { extendAncestors(over: failing) }
+            if let failing = pendingError?.node {
+                extendAncestors(over: failing)
+            } else if cutNode >= 0 {
+                extendAncestors(over: Int(cutNode))
+            }
             return pendingError
         }
     }
@@ -199,15 +231,21 @@ public struct Interpreter {
         }
         let length = try evaluate(field.size, fieldID: field.fieldID, type: field.type, parent: parent, arrayIndex: -1)
         let start = try checkedExtent(length, fieldID: field.fieldID, type: field.type, kind: nil, parent: parent,
-                                      arrayIndex: -1)
+                                      arrayIndex: -1, narrowsScope: true)
         let end = start + Int(length)
-        // Neither move can fail: checkedExtent found `length` bytes in scope at the cursor, and
-        // the field's contents cannot read past the narrowed scope.
+        // Neither move can fail (checkedExtent found `length` bytes in scope at the cursor, and
+        // the field's contents cannot read past the narrowed scope) unless the capture cut the
+        // field: its scope is then the captured bytes, which already end the current one.
         let savedLimit = try? reader.narrow(toByteCount: Int(length))
         defer { if let savedLimit { try? reader.restoreLimit(toByte: savedLimit) } }
         let node = try parseValue(field.type, fieldID: field.fieldID, parent: parent, arrayIndex: -1)
         // The field owns its whole size; bytes its contents leave unread stay inside it, unclaimed.
-        try? reader.seek(toByte: end)
+        do {
+            try reader.seek(toByte: end)
+        } catch {
+            // Cut by the capture: it owns what was captured of it.
+            try? reader.seek(toByte: reader.limit)
+        }
         state.nodes[Int(node)].bitEnd = reader.bitPosition
         return node
     }
@@ -267,8 +305,10 @@ public struct Interpreter {
 
     /// Checks that `length` bytes can be taken at the (aligned) cursor; returns the cursor's byte offset.
     /// A failure's node has `kind`, or (worked out only then) the kind of type `typeIndex`.
+    /// In a cut frame, a length the capture cut returns too when it `narrowsScope` (a `@size`),
+    /// whose scope is then the captured bytes; otherwise it stops the walk as a cut.
     private mutating func checkedExtent(_ length: Int64, fieldID: Int32, type typeIndex: Int32, kind: NodeKind?,
-                                        parent: Int32, arrayIndex: Int32) throws(Stop) -> Int {
+                                        parent: Int32, arrayIndex: Int32, narrowsScope: Bool = false) throws(Stop) -> Int {
         guard reader.isAligned else {
             throw failure(.misaligned(bitOffset: reader.bitPosition & 7), fieldID: fieldID,
                           kind: kind ?? nodeKind(typeIndex), parent: parent, arrayIndex: arrayIndex)
@@ -280,8 +320,9 @@ public struct Interpreter {
         let start = reader.offset
         let available = reader.limit - start
         guard length <= Int64(available) else {
-            throw failure(shortage(needed: length, available: available), fieldID: fieldID,
-                          kind: kind ?? nodeKind(typeIndex), parent: parent, arrayIndex: arrayIndex, length: available)
+            try extentShortfall(length, available: available, narrowsScope: narrowsScope, fieldID: fieldID,
+                                type: typeIndex, kind: kind, parent: parent, arrayIndex: arrayIndex)
+            return start
         }
         return start
     }
@@ -401,8 +442,11 @@ public struct Interpreter {
     /// that claims the payload; else the payload as bytes.
     private mutating func parseDispatch(_ siteIndex: Int32, typeIndex: Int32, fieldID: Int32, parent: Int32,
                                         arrayIndex: Int32) throws(Stop) -> Int32 {
-        // Nothing to claim: an empty payload stays empty bytes, as Wireshark calls no dissector on it.
-        guard reader.remainingBits > 0 else {
+        // Nothing to claim: an empty payload stays empty bytes, as Wireshark calls no dissector on
+        // it; unless the capture cut it, and its bytes were on the wire.
+        guard reader.remainingBits > 0
+                || (isCutFrame && cutScopeEnd(fieldID: fieldID, arrayIndex: arrayIndex, parent: parent, ownScope: true) != nil)
+        else {
             return try parseValue(plan.restOfScopeType, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         }
         let site = plan.dispatchSites[siteIndex]
@@ -525,8 +569,10 @@ public struct Interpreter {
                 throw failure(.negativeLength(count), fieldID: fieldID, kind: .array, parent: parent, arrayIndex: arrayIndex)
             }
             // Every element takes at least one bit: a count beyond the bits left fails now, before any work.
+            // In a cut frame the bits left on the wire count: the elements stop at the cut.
             let availableBits = reader.remainingBits
-            guard count <= Int64(availableBits) else {
+            guard count <= Int64(availableBits)
+                    || countFitsCutScope(count, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex) else {
                 throw failure(shortage(needed: count, available: availableBits / 8), fieldID: fieldID, kind: .array,
                               parent: parent, arrayIndex: arrayIndex)
             }
@@ -545,7 +591,10 @@ public struct Interpreter {
             case .expression:
                 if index >= count { return node }
             case .rest, .none:
-                if reader.remainingBits == 0 { return node }
+                // In a cut frame the list may go on past the captured bytes: the next element is then cut.
+                if reader.remainingBits == 0, !isCutFrame || !continuesPastCapture(array: node) {
+                    return node
+                }
             case .until:
                 break
             }
@@ -598,10 +647,24 @@ public struct Interpreter {
             return interpreter.failure(kind, fieldID: fieldID, kind: .dnsName, parent: parent, arrayIndex: arrayIndex,
                                        length: max(0, end - start))
         }
-        while true {
-            guard position < scopeLimit else {
-                throw fail(shortage(needed: Int64(position - start + 1), available: scopeLimit - start), &self)
+        /// The name needs bytes up to `neededEnd`, past its scope: cut by the capture, or an error.
+        func short(_ neededEnd: Int, _ interpreter: inout Interpreter) -> Stop {
+            let needed = Int64(neededEnd - start)
+            if let wireEnd = interpreter.cutScopeEnd(fieldID: fieldID, arrayIndex: arrayIndex, parent: parent,
+                                                     ownScope: true, limit: scopeLimit) {
+                guard neededEnd > wireEnd else {
+                    // In place, the name runs to the captured end; after a compression pointer it
+                    // ends with the pointer, and what it needs is no distance from its start.
+                    return interpreter.cutStop(needed: inPlaceEnd == nil ? Int(needed) : nil, fieldID: fieldID,
+                                               kind: .dnsName, parent: parent, arrayIndex: arrayIndex,
+                                               length: max(0, (inPlaceEnd ?? scopeLimit) - start))
+                }
+                return fail(interpreter.wireShortage(needed: needed, start: start, wireEnd: wireEnd), &interpreter)
             }
+            return fail(interpreter.shortage(needed: needed, available: scopeLimit - start), &interpreter)
+        }
+        while true {
+            guard position < scopeLimit else { throw short(position + 1, &self) }
             let length = bytes[position]
             switch length >> 6 {
             case 0:
@@ -615,18 +678,14 @@ public struct Interpreter {
                     return appendLeaf(fieldID, .dnsName, parent, arrayIndex, start << 3, .text(textIndex))
                 }
                 let labelLength = Int(length)
-                guard labelLength < scopeLimit - position else {
-                    throw fail(shortage(needed: Int64(position + 1 + labelLength - start), available: scopeLimit - start), &self)
-                }
+                guard labelLength < scopeLimit - position else { throw short(position + 1 + labelLength, &self) }
                 wireLength += labelLength + 1
                 guard wireLength <= 255 else { throw fail(.nameTooLong, &self) }
                 if !name.isEmpty { name.append(UInt8(ascii: ".")) }
                 Self.appendLabel(bytes[(position + 1)...(position + labelLength)], to: &name)
                 position += 1 + labelLength
             case 3:
-                guard position + 1 < scopeLimit else {
-                    throw fail(shortage(needed: Int64(position + 2 - start), available: scopeLimit - start), &self)
-                }
+                guard position + 1 < scopeLimit else { throw short(position + 2, &self) }
                 let pointer = Int(length & 0x3F) << 8 | Int(bytes[position + 1])
                 if inPlaceEnd == nil { inPlaceEnd = position + 2 }
                 let target = base + pointer
@@ -713,17 +772,35 @@ public struct Interpreter {
         let kindOfFailure: DissectionError.Kind
         var length = 0
         switch error {
-        case .prematureEnd(_, let needed, let available):
-            kindOfFailure = shortage(needed: Int64(needed), available: available)
+        case .prematureEnd(let offset, let needed, let available):
+            if let wireEnd = cutScopeEnd(fieldID: fieldID, arrayIndex: arrayIndex, parent: parent, ownScope: true) {
+                guard offset + needed > wireEnd else {
+                    return cutStop(needed: needed, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex,
+                                   length: available)
+                }
+                kindOfFailure = wireShortage(needed: Int64(needed), start: offset, wireEnd: wireEnd)
+            } else {
+                kindOfFailure = shortage(needed: Int64(needed), available: available)
+            }
             length = available
         case .misaligned(_, let bitOffset):
             kindOfFailure = .misaligned(bitOffset: bitOffset)
         case .varintOverflow:
             kindOfFailure = .varintOverflow
         case .invalidUTF8(let offset):
+            if isCutSequence(at: offset),
+               cutScopeEnd(fieldID: fieldID, arrayIndex: arrayIndex, parent: parent, ownScope: true) != nil {
+                return cutStop(needed: nil, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex,
+                               length: reader.limit - reader.offset)
+            }
             kindOfFailure = .invalidUTF8
             length = max(0, offset - reader.offset) + 1
         case .missingTerminator(_, let scanned):
+            // The NUL may be in the bytes the capture did not keep.
+            if cutScopeEnd(fieldID: fieldID, arrayIndex: arrayIndex, parent: parent, ownScope: true) != nil {
+                return cutStop(needed: nil, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex,
+                               length: scanned)
+            }
             kindOfFailure = .missingTerminator
             length = scanned
         case .outOfRange(_, let position):
@@ -737,13 +814,20 @@ public struct Interpreter {
     @inline(never)
     private mutating func failure(_ kind: DissectionError.Kind, fieldID: Int32, kind nodeKind: NodeKind, parent: Int32,
                                   arrayIndex: Int32, length: Int = 0) -> Stop {
+        let index = appendStopNode(fieldID: fieldID, kind: nodeKind, parent: parent, arrayIndex: arrayIndex, length: length)
+        return failure(at: index, kind)
+    }
+
+    /// A node with no value for the field the walk stops at, from the cursor over `length` bytes in scope.
+    private mutating func appendStopNode(fieldID: Int32, kind nodeKind: NodeKind, parent: Int32, arrayIndex: Int32,
+                                         length: Int) -> Int32 {
         let start = reader.bitPosition
         let end = min(start + max(0, length) * 8, max(start, reader.limit * 8))
         let index = Int32(state.nodeCount)
         _ = state.appendNode(FieldNode(fieldID: fieldID, kind: nodeKind, parent: parent, arrayIndex: arrayIndex,
                                        bitStart: start, bitEnd: end, value: .none, subtreeEnd: index + 1,
                                        isBitField: start & 7 != 0, impliedDisplay: .automatic, frame: -1))
-        return failure(at: index, kind)
+        return index
     }
 
     /// Records the error for a failure at an existing node and returns what to throw.
@@ -765,9 +849,23 @@ public struct Interpreter {
         do {
             return try Evaluator.run(plan.operations(of: program), in: &self)
         } catch {
-            throw failure(error.kind(expression: plan.programTexts[Int(program)]), fieldID: fieldID, kind: nodeKind(type),
-                          parent: parent, arrayIndex: arrayIndex)
+            throw expressionFailure(error, program, fieldID: fieldID, type: type, parent: parent, arrayIndex: arrayIndex)
         }
+    }
+
+    /// The failure of an expression for a field not yet read: a `peek` past the captured bytes
+    /// of a cut frame stops the walk as a cut.
+    @inline(never)
+    private mutating func expressionFailure(_ error: EvaluationFailure, _ program: Int32, fieldID: Int32, type: Int32,
+                                            parent: Int32, arrayIndex: Int32) -> Stop {
+        if case .beyondData(let needed, _) = error,
+           let wireEnd = cutScopeEnd(fieldID: fieldID, arrayIndex: arrayIndex, parent: parent, ownScope: true),
+           Int64(reader.offset) + needed <= Int64(wireEnd) {
+            return cutStop(needed: Int(needed), fieldID: fieldID, kind: nodeKind(type), parent: parent,
+                           arrayIndex: arrayIndex, length: reader.remainingBytes)
+        }
+        return failure(error.kind(expression: plan.programTexts[Int(program)]), fieldID: fieldID, kind: nodeKind(type),
+                       parent: parent, arrayIndex: arrayIndex)
     }
 
     /// Evaluates a program about a node already read (constraints, `until`).
@@ -777,6 +875,114 @@ public struct Interpreter {
         } catch {
             throw failure(at: node, error.kind(expression: plan.programTexts[Int(program)]))
         }
+    }
+
+    // MARK: - Cut captures
+
+    /// A length past the scope at the cursor. In a cut frame, when the capture (not a length)
+    /// ends the scope and the field fits before the scope's end on the wire, a field that
+    /// `narrowsScope` (a `@size`) returns, to be walked over its captured bytes, and anything
+    /// else stops the walk as a cut. Every other case is an error.
+    @inline(never)
+    private mutating func extentShortfall(_ length: Int64, available: Int, narrowsScope: Bool, fieldID: Int32,
+                                          type typeIndex: Int32, kind: NodeKind?, parent: Int32,
+                                          arrayIndex: Int32) throws(Stop) {
+        let start = reader.offset
+        let failingKind = kind ?? nodeKind(typeIndex)
+        // A `@size` is checked before its own scope opens: the field's scope is its parent's.
+        guard let wireEnd = cutScopeEnd(fieldID: fieldID, arrayIndex: arrayIndex, parent: parent, ownScope: !narrowsScope)
+        else {
+            throw failure(shortage(needed: length, available: available), fieldID: fieldID, kind: failingKind,
+                          parent: parent, arrayIndex: arrayIndex, length: available)
+        }
+        guard length <= Int64(wireEnd - start) else {
+            throw failure(wireShortage(needed: length, start: start, wireEnd: wireEnd), fieldID: fieldID,
+                          kind: failingKind, parent: parent, arrayIndex: arrayIndex, length: available)
+        }
+        if narrowsScope {
+            // The field's node is the next one appended: its contents are walked first.
+            cutScopes.append((node: Int32(state.nodeCount), wireEnd: start + Int(length)))
+            return
+        }
+        throw cutStop(needed: Int(length), fieldID: fieldID, kind: failingKind, parent: parent, arrayIndex: arrayIndex,
+                      length: available)
+    }
+
+    /// Whether an array count beyond the bits left in scope fits the bits left on the wire of a cut frame.
+    @inline(never)
+    private func countFitsCutScope(_ count: Int64, fieldID: Int32, parent: Int32, arrayIndex: Int32) -> Bool {
+        guard let wireEnd = cutScopeEnd(fieldID: fieldID, arrayIndex: arrayIndex, parent: parent, ownScope: true) else {
+            return false
+        }
+        return count <= Int64(wireEnd) * 8 - Int64(reader.bitPosition)
+    }
+
+    /// Whether an array that reads to the end of its scope, at the end of the captured bytes,
+    /// has more of its scope on the wire.
+    @inline(never)
+    private func continuesPastCapture(array node: Int32) -> Bool {
+        cutScopeEnd(fieldID: -1, arrayIndex: -1, parent: node, ownScope: false) != nil
+    }
+
+    /// In a frame the capture cut short, the end on the wire of the scope the field at the cursor
+    /// is in, when the end of the captured bytes is that scope's end (`limit`, by default the
+    /// reader's): the bytes past it were on the wire. Nil in a whole frame, and when a length
+    /// ends the scope before the captured bytes do. The innermost scope is the field's own
+    /// `@size` when it is open (`ownScope`), else the nearest enclosing sized field's, else the frame.
+    @inline(never)
+    private func cutScopeEnd(fieldID: Int32, arrayIndex: Int32, parent: Int32, ownScope: Bool, limit: Int? = nil) -> Int? {
+        let captured = reader.bytes.count
+        guard isCutFrame, (limit ?? reader.limit) == captured else { return nil }
+        if ownScope, isSizedField(fieldID, arrayIndex) { return cutScopeEnd(ofNode: Int32(state.nodeCount)) }
+        var node = parent
+        while node >= 0, Int(node) < state.nodeCount {
+            let entry = state.nodes[Int(node)]
+            if isSizedField(entry.fieldID, entry.arrayIndex) { return cutScopeEnd(ofNode: node) }
+            // Parents come before their children: the walk up always ends.
+            guard entry.parent < node else { break }
+            node = entry.parent
+        }
+        return originalLength
+    }
+
+    /// Whether a node for `fieldID` at `arrayIndex` is a field with a `@size` (its elements are not).
+    private func isSizedField(_ fieldID: Int32, _ arrayIndex: Int32) -> Bool {
+        arrayIndex < 0 && fieldID >= 0 && Int(fieldID) < schema.fields.count && schema.fields[Int(fieldID)].size != nil
+    }
+
+    /// The end on the wire of a sized field's scope the cut narrowed; nil when its length ended it
+    /// (the captured bytes then end exactly there).
+    private func cutScopeEnd(ofNode node: Int32) -> Int? {
+        cutScopes.last { $0.node == node }?.wireEnd
+    }
+
+    /// Whether the invalid UTF-8 at `offset` is a sequence the end of the captured bytes cut:
+    /// a lead byte and continuation bytes, fewer than the lead byte announces, up to the end.
+    private func isCutSequence(at offset: Int) -> Bool {
+        let bytes = reader.bytes
+        guard offset >= 0, offset < bytes.count, reader.limit == bytes.count else { return false }
+        let lead = bytes[offset]
+        let length = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 && lead < 0xF0 ? 3 : lead >= 0xC2 && lead < 0xE0 ? 2 : 0
+        let tail = bytes.count - offset - 1
+        guard length > 0, tail < length - 1 else { return false }
+        return bytes[(offset + 1)...].allSatisfy { $0 & 0xC0 == 0x80 }
+    }
+
+    /// A field past the end on the wire of its cut frame's scope: past a length's end (exceeds
+    /// scope) or past the frame's (premature end), with what the wire had left.
+    private func wireShortage(needed: Int64, start: Int, wireEnd: Int) -> DissectionError.Kind {
+        if wireEnd < originalLength { return .exceedsScope(needed: needed, available: max(0, wireEnd - start)) }
+        return .prematureEnd(needed: Int(clamping: needed), available: max(0, wireEnd - start))
+    }
+
+    /// Appends a node for the field the end of the captured bytes stopped, over the `length`
+    /// bytes of it that were captured, and records the cut.
+    @inline(never)
+    private mutating func cutStop(needed: Int?, fieldID: Int32, kind nodeKind: NodeKind, parent: Int32, arrayIndex: Int32,
+                                  length: Int) -> Stop {
+        cutNode = appendStopNode(fieldID: fieldID, kind: nodeKind, parent: parent, arrayIndex: arrayIndex, length: length)
+        cutNeeded = needed
+        return Stop()
     }
 
     private func nodeKind(_ typeIndex: Int32) -> NodeKind {

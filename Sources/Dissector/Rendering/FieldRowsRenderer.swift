@@ -2,8 +2,8 @@ import BinarySchema
 
 /// One row per field: offset, the field's bytes in hex, its path indented by nesting, and its
 /// value. Reads well without color: bit fields show their bits (`.... 0101 = 5`), a failing
-/// field shows ✗ and the reason, bytes no field claims and bytes after an error have rows of
-/// their own.
+/// field shows ✗ and the reason, a field the capture cut shows `[|tcp]` and what was captured,
+/// bytes no field claims and bytes after an error have rows of their own.
 ///
 /// ```
 /// offset  bytes                    field                      value
@@ -45,6 +45,7 @@ public struct FieldRowsRenderer {
         }
         let style = Style(enabled: options.color)
         let errorNode = dissection.errorNode
+        let cutNode = dissection.cutNode
         var widest = 12
         for index in dissection.nodes.indices {
             widest = max(widest, paths.length(of: index) + 2 * layout.depths[index])
@@ -69,12 +70,17 @@ public struct FieldRowsRenderer {
                 gaps = gaps.dropFirst()
             }
             let isError = index == errorNode
+            let isCut = index == cutNode
             let isLeaf = layout.isLeaf(index)
             let isLayer = layout.isLayer[index]
             value.removeAll()
             if isError, let error = dissection.error {
                 value.append("✗ " as StaticString)
                 value.append(error.description)
+            } else if isCut, let cut = dissection.cut {
+                value.append(cut.mark)
+                value.append(byte: UInt8(ascii: " "))
+                value.append(cut.description)
             } else if isLayer {
                 layout.writeSummary(of: index, into: &value)
             } else {
@@ -96,12 +102,13 @@ public struct FieldRowsRenderer {
             var more = 0
             if isLeaf, !byteRange.isEmpty,
                !(shownBytes.contains(byteRange.lowerBound) && shownBytes.contains(byteRange.upperBound - 1)) {
-                (rows, more) = Self.rows(of: byteRange, limit: isError ? nil : Self.maximumByteRows, count: dissection.bytes.count)
+                (rows, more) = Self.rows(of: byteRange, limit: isError || isCut ? nil : Self.maximumByteRows,
+                                         count: dissection.bytes.count)
                 shownBytes = byteRange
             }
             // A layer's summary is a heading: it follows its short path instead of waiting for the value column.
             let headingIndent = 8 + Self.bytesWidth + paths.length(of: index) + 2
-            let isHeading = isLayer && !isError
+            let isHeading = isLayer && !isError && !isCut
             let width = isHeading ? max(20, options.width - headingIndent) : valueWidth
             let valueLines: [Range<Int>] = value.count <= width ? [] : Text.wrap(value.bytes, width: width)
             let lineCount = max(1, rows.count + (more > 0 ? 1 : 0), valueLines.count)
@@ -121,7 +128,8 @@ public struct FieldRowsRenderer {
                     sink.spaces(8)
                 }
                 // Bytes column.
-                begin(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, layout.leafOrdinals[index], into: &sink)
+                begin(style, isError: isError, isCut: isCut, isLayer: isLayer, isLeaf: isLeaf, layout.leafOrdinals[index],
+                      into: &sink)
                 var written = 0
                 if line < rows.count {
                     sink.appendHex(dissection.bytes[rows[line]], separator: UInt8(ascii: " "))
@@ -133,7 +141,7 @@ public struct FieldRowsRenderer {
                     sink.append(" bytes" as StaticString)
                     written = sink.count - before - 2
                 }
-                end(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, into: &sink)
+                end(style, isError: isError || isCut, isLayer: isLayer, isLeaf: isLeaf, into: &sink)
                 sink.spaces(Self.bytesWidth - written)
                 // Path column, then the value.
                 if line == 0 {
@@ -151,9 +159,10 @@ public struct FieldRowsRenderer {
                 }
                 // A line with no value ends at its bytes: no color codes after them to keep its padding.
                 if !valueText.isEmpty {
-                    begin(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, layout.leafOrdinals[index], into: &sink)
+                    begin(style, isError: isError, isCut: isCut, isLayer: isLayer, isLeaf: isLeaf,
+                          layout.leafOrdinals[index], into: &sink)
                     sink.append(contentsOf: valueText)
-                    end(style, isError: isError, isLayer: isLayer, isLeaf: isLeaf, into: &sink)
+                    end(style, isError: isError || isCut, isLayer: isLayer, isLeaf: isLeaf, into: &sink)
                 }
                 sink.trimTrailingSpaces()
             }
@@ -161,10 +170,11 @@ public struct FieldRowsRenderer {
         for gap in gaps { writeGap(gap, dissection, style, pathWidth: pathWidth, into: &sink) }
     }
 
-    private func begin(_ style: Style, isError: Bool, isLayer: Bool, isLeaf: Bool, _ ordinal: Int, into sink: inout TextSink) {
+    private func begin(_ style: Style, isError: Bool, isCut: Bool, isLayer: Bool, isLeaf: Bool, _ ordinal: Int,
+                       into sink: inout TextSink) {
         guard style.enabled else { return }
-        if isError { style.beginError(into: &sink) } else if isLayer { style.beginHeading(into: &sink) }
-        else if isLeaf { style.beginField(ordinal, into: &sink) }
+        if isError { style.beginError(into: &sink) } else if isCut { style.beginCut(into: &sink) }
+        else if isLayer { style.beginHeading(into: &sink) } else if isLeaf { style.beginField(ordinal, into: &sink) }
     }
 
     private func end(_ style: Style, isError: Bool, isLayer: Bool, isLeaf: Bool, into sink: inout TextSink) {
@@ -210,7 +220,8 @@ public struct FieldRowsRenderer {
                 if style.enabled { style.beginDim(into: &sink) }
                 sink.appendDecimal(gap.range.count)
                 sink.append(gap.range.count == 1 ? " byte" as StaticString : " bytes")
-                sink.append(gap.unparsed ? " after the error" as StaticString : " no field claims")
+                sink.append(gap.unparsed ? (dissection.cutNode < 0 ? " after the error" as StaticString : " after the cut")
+                                         : " no field claims")
                 if style.enabled { style.end(into: &sink) }
             }
         }

@@ -39,6 +39,7 @@ public struct HexDumpRenderer {
         let style = Style(enabled: options.color)
         let bytes = dissection.bytes
         let errorNode = dissection.errorNode
+        let cutNode = dissection.cutNode
         // At least as wide as the gap labels; a path longer than the column gets one space.
         var longestPath = 11
         for leaf in layout.leaves { longestPath = max(longestPath, paths.length(of: leaf)) }
@@ -68,11 +69,12 @@ public struct HexDumpRenderer {
                 for offset in lineStart..<lineEnd {
                     if pass == 0, offset == lineStart + 8 { sink.append(byte: UInt8(ascii: " ")) }
                     let owner = layout.owners[offset]
-                    let paint = owner < 0 ? -1 : (owner == errorNode ? Int.max : layout.leafOrdinals[owner])
+                    let paint = owner < 0 ? -1 : owner == errorNode ? Int.max : owner == cutNode ? Int.max - 1
+                        : layout.leafOrdinals[owner]
                     if style.enabled, paint != painted {
                         if painted != -2 { style.end(into: &sink) }
                         if paint == -1 { style.beginDim(into: &sink) } else if paint == Int.max { style.beginError(into: &sink) }
-                        else { style.beginField(paint, into: &sink) }
+                        else if paint == Int.max - 1 { style.beginCut(into: &sink) } else { style.beginField(paint, into: &sink) }
                         painted = paint
                     }
                     let byte = bytes[offset]
@@ -102,9 +104,13 @@ public struct HexDumpRenderer {
                 leaves = leaves.dropFirst()
                 let node = dissection.nodes[leaf]
                 let isError = leaf == errorNode
+                let isCut = leaf == cutNode
                 sink.append("\n      " as StaticString)
                 let ordinal = layout.leafOrdinals[leaf]
-                if style.enabled { if isError { style.beginError(into: &sink) } else { style.beginField(ordinal, into: &sink) } }
+                if style.enabled {
+                    if isError { style.beginError(into: &sink) } else if isCut { style.beginCut(into: &sink) }
+                    else { style.beginField(ordinal, into: &sink) }
+                }
                 sink.appendOffset(node.byteOffset)
                 if node.isBitLevel {
                     sink.append(byte: UInt8(ascii: "."))
@@ -120,6 +126,10 @@ public struct HexDumpRenderer {
                 if isError, let error = dissection.error {
                     sink.append("✗ " as StaticString)
                     sink.append(error.description)
+                } else if isCut, let cut = dissection.cut {
+                    sink.append(cut.mark)
+                    sink.append(byte: UInt8(ascii: " "))
+                    sink.append(cut.description)
                 } else {
                     if ValueWriter.writeBitPattern(dissection, leaf, into: &sink) { sink.append(" = " as StaticString) }
                     let isDerived = ValueWriter.isDerived(dissection.nodes[leaf])
@@ -151,7 +161,8 @@ public struct HexDumpRenderer {
                 sink.spaces(pathWidth - (gap.unparsed ? 10 : 11))
                 sink.appendDecimal(gap.range.count)
                 sink.append(gap.range.count == 1 ? " byte" as StaticString : " bytes")
-                sink.append(gap.unparsed ? " after the error" as StaticString : " no field claims")
+                sink.append(gap.unparsed ? (dissection.cutNode < 0 ? " after the error" as StaticString : " after the cut")
+                                         : " no field claims")
                 if style.enabled { style.end(into: &sink) }
             }
         }

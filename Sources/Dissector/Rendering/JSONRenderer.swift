@@ -4,7 +4,7 @@ import BinarySchema
 /// documented in docs/JSON.md and kept stable:
 ///
 /// `{"frame":1,"length":74,"layers":["eth","ip","tcp"],"fields":[{"path":"eth.dst", ...}],
-///   "gaps":[...],"error":null}`
+///   "gaps":[...],"error":null,"cut":null}`
 public struct JSONRenderer {
     /// A renderer.
     public init() {}
@@ -37,9 +37,9 @@ public struct JSONRenderer {
         }
         sink.append("\"length\":" as StaticString)
         sink.appendDecimal(dissection.bytes.count)
-        if let original = frame.originalLength {
+        if frame.originalLength != nil || dissection.isTruncated {
             sink.append(",\"original_length\":" as StaticString)
-            sink.appendDecimal(original)
+            sink.appendDecimal(frame.originalLength(of: dissection))
         }
         sink.append(",\"layers\":[" as StaticString)
         for (position, layer) in layout.layers.enumerated() {
@@ -110,6 +110,30 @@ public struct JSONRenderer {
         } else {
             sink.append("null" as StaticString)
         }
+        sink.append(",\"cut\":" as StaticString)
+        if let cut = dissection.cut {
+            sink.append("{\"layer\":" as StaticString)
+            sink.appendJSONString(cut.layer)
+            sink.append(",\"message\":" as StaticString)
+            sink.appendJSONString(cut.description)
+            sink.append(",\"path\":" as StaticString)
+            sink.appendJSONString(cut.path)
+            sink.append(",\"offset\":" as StaticString)
+            sink.appendDecimal(cut.offset)
+            sink.append(",\"bit_offset\":" as StaticString)
+            sink.appendDecimal(cut.bitOffset)
+            sink.append(",\"needed\":" as StaticString)
+            if let needed = cut.needed { sink.appendDecimal(needed) } else { sink.append("null" as StaticString) }
+            sink.append(",\"captured_length\":" as StaticString)
+            sink.appendDecimal(cut.capturedLength)
+            sink.append(",\"original_length\":" as StaticString)
+            sink.appendDecimal(cut.originalLength)
+            sink.append(",\"field\":" as StaticString)
+            sink.appendDecimal(cut.node)
+            sink.append(byte: UInt8(ascii: "}"))
+        } else {
+            sink.append("null" as StaticString)
+        }
         sink.append(byte: UInt8(ascii: "}"))
     }
 
@@ -170,6 +194,10 @@ public struct JSONRenderer {
         }
         if dissection.errorNode == index {
             sink.append(",\"display\":\"\",\"error\":true}" as StaticString)
+            return
+        }
+        if dissection.cutNode == index {
+            sink.append(",\"display\":\"\",\"cut\":true}" as StaticString)
             return
         }
         sink.append(",\"display\":\"" as StaticString)

@@ -4,7 +4,7 @@ import BinarySchema
 /// leaves, which byte belongs to which leaf, which bytes no field claims, and the layers.
 struct Layout {
     /// A run of bytes no field claims: unclaimed inside the walk (padding, a trailer), or
-    /// unparsed after the error that stopped it.
+    /// unparsed after the error (or cut) that stopped it.
     struct Gap {
         let range: Range<Int>
         let unparsed: Bool
@@ -42,7 +42,7 @@ struct Layout {
                 }
             }
         } else {
-            let errorNode = dissection.errorNode
+            let stopNode = dissection.stopNode
             let nodeBuffer = nodes.buffer
             let byteCount = dissection.bytes.count
             leafOrdinals.append(contentsOf: repeatElement(-1, count: nodeBuffer.count))
@@ -67,7 +67,7 @@ struct Layout {
                     let parent = Int(nodeBuffer[index].parent)
                     depths[index] = isProtocol || parent < 0 || parent >= index ? 0 : depths[parent] + 1
                     switch kind {
-                    case .structure, .array: if index != errorNode { continue }
+                    case .structure, .array: if index != stopNode { continue }
                     default: break
                     }
                     leafOrdinals[index] = leaves.count
@@ -81,8 +81,8 @@ struct Layout {
             }
             }
             var unparsedFrom = Int.max
-            if errorNode >= 0, errorNode < nodes.count {
-                let node = nodes[errorNode]
+            if stopNode >= 0, stopNode < nodes.count {
+                let node = nodes[stopNode]
                 unparsedFrom = node.byteOffset + node.byteLength
             }
             func addGap(_ begin: Int, _ end: Int) {
@@ -179,7 +179,7 @@ struct Layout {
             sink.append(contentsOf: names.literal(of: segment))
             let steps = names.steps(of: segment)
             guard !steps.isEmpty else { continue }
-            if let node = find(segment, steps, below: layer), node != dissection.errorNode {
+            if let node = find(segment, steps, below: layer), node != dissection.stopNode {
                 if segment.lengthOnly {
                     sink.appendDecimal(dissection.nodes[node].byteLength)
                 } else {
@@ -243,7 +243,8 @@ public struct FrameInfo: Sendable {
     public var number: Int?
     /// When the frame was captured, for frames read from a capture.
     public var time: CaptureTime?
-    /// The frame's original length on the wire, when more than was captured.
+    /// The frame's original length on the wire, when more than was captured (without it, the
+    /// views take the dissection's ``Dissection/originalLength``).
     public var originalLength: Int?
 
     /// A frame described by what is known of it.
@@ -267,13 +268,7 @@ public struct FrameInfo: Sendable {
             sink.appendISO8601(time)
         }
         sink.append(" · " as StaticString)
-        let captured = layout.dissection.bytes.count
-        sink.appendDecimal(captured)
-        if let originalLength, originalLength != captured {
-            sink.append(" of " as StaticString)
-            sink.appendDecimal(originalLength)
-        }
-        sink.append(" bytes" as StaticString)
+        writeLengths(of: layout.dissection, into: &sink)
         let names = layout.dissection.schema.names
         for (position, layer) in layout.layers.enumerated() {
             guard case .structure(let structID) = layout.dissection.nodes[layer].kind else { continue }
@@ -282,6 +277,28 @@ public struct FrameInfo: Sendable {
         }
         if style.enabled { sink.append("\u{1B}[0m" as StaticString) }
     }
+}
+
+extension FrameInfo {
+    /// The frame's length on the wire, as given or as the dissection knows it.
+    func originalLength(of dissection: Dissection) -> Int { originalLength ?? dissection.originalLength }
+
+    /// `74 bytes`, or `64 of 74 bytes` for a frame the capture cut short.
+    func writeLengths(of dissection: Dissection, into sink: inout TextSink) {
+        let captured = dissection.bytes.count
+        sink.appendDecimal(captured)
+        let original = originalLength(of: dissection)
+        if original != captured {
+            sink.append(" of " as StaticString)
+            sink.appendDecimal(original)
+        }
+        sink.append(" bytes" as StaticString)
+    }
+}
+
+extension DissectionCut {
+    /// `[|tcp]`, tcpdump's mark of where the capture ended a frame.
+    var mark: String { "[|\(layer)]" }
 }
 
 /// ANSI styling, or none.
@@ -301,11 +318,13 @@ struct Style {
     }
 
     func beginError(into sink: inout TextSink) { sink.append("\u{1B}[1;31m" as StaticString) }
+    func beginCut(into sink: inout TextSink) { sink.append("\u{1B}[1;33m" as StaticString) }
     func beginDim(into sink: inout TextSink) { sink.append("\u{1B}[2m" as StaticString) }
     func beginHeading(into sink: inout TextSink) { sink.append("\u{1B}[1m" as StaticString) }
     func end(into sink: inout TextSink) { sink.append("\u{1B}[0m" as StaticString) }
 
     func error(_ text: String) -> String { wrap(text, "1;31") }
+    func cut(_ text: String) -> String { wrap(text, "1;33") }
     func dim(_ text: String) -> String { wrap(text, "2") }
     func heading(_ text: String) -> String { wrap(text, "1") }
 

@@ -1,6 +1,7 @@
 import BinarySchema
 
-/// One line per packet, like tcpdump: each layer's `@summary`, then the error if any.
+/// One line per packet, like tcpdump: each layer's `@summary`, then the error if any, or
+/// tcpdump's `[|tcp]` where the capture cut the frame short.
 ///
 /// `Ethernet … > … ipv4 (0x0800) · IPv4 127.0.0.1 > 127.0.0.1 ttl 64 · TCP 48684 > 8765 [syn] …`
 public struct SummaryRenderer {
@@ -37,18 +38,20 @@ public struct SummaryRenderer {
             sink.append(byte: UInt8(ascii: " "))
         }
         var wroteLayer = false
-        for layer in layout.layers where dissection.errorNode != layer {
+        for layer in layout.layers where dissection.stopNode != layer {
             if wroteLayer { sink.append(" · " as StaticString) }
             layout.writeSummary(of: layer, into: &sink, style: style)
             wroteLayer = true
         }
         if !wroteLayer, let root = dissection.structType(of: 0) { sink.append(style.heading(root.name)) }
         sink.append(" · " as StaticString)
-        sink.appendDecimal(dissection.bytes.count)
-        sink.append(" bytes" as StaticString)
+        frame.writeLengths(of: dissection, into: &sink)
         if let error = dissection.error {
             sink.append(byte: UInt8(ascii: " "))
             sink.append(style.error("✗ " + error.description))
+        } else if let cut = dissection.cut {
+            sink.append(byte: UInt8(ascii: " "))
+            sink.append(style.cut(cut.mark))
         }
     }
 }

@@ -39,8 +39,9 @@ public struct TreeRenderer {
         for index in dissection.nodes.indices {
             let node = dissection.nodes[index]
             let isError = dissection.errorNode == index
+            let isCut = dissection.cutNode == index
             line.removeAll()
-            if layout.isLayer[index], !isError {
+            if layout.isLayer[index], !isError, !isCut {
                 guard case .structure(let structID) = node.kind else { continue }
                 let name = names.structName(Int(structID))
                 let header = layout.headerLength(of: index)
@@ -80,6 +81,15 @@ public struct TreeRenderer {
                 emit(line, indent: indent, tone: .error, style: style, into: &sink)
                 continue
             }
+            if isCut, let cut = dissection.cut {
+                line.append(cut.mark)
+                line.append(byte: UInt8(ascii: " "))
+                line.append(layout.label(index))
+                line.append(": " as StaticString)
+                line.append(cut.description)
+                emit(line, indent: indent, tone: .cut, style: style, into: &sink)
+                continue
+            }
             // Most lines fit: written in place, and laid out again only when one is too long.
             sink.append(byte: UInt8(ascii: "\n"))
             sink.spaces(indent * 4)
@@ -113,7 +123,9 @@ public struct TreeRenderer {
         }
         for gap in layout.gaps {
             line.removeAll()
-            line.append(gap.unparsed ? "unparsed (after the error): " as StaticString : "unclaimed (no field): ")
+            line.append(gap.unparsed ? (dissection.cutNode < 0 ? "unparsed (after the error): " as StaticString
+                                                              : "unparsed (after the cut): ")
+                                     : "unclaimed (no field): ")
             line.appendDecimal(gap.range.count)
             line.append(gap.range.count == 1 ? " byte at offset " as StaticString : " bytes at offset ")
             line.appendDecimal(gap.range.lowerBound)
@@ -131,11 +143,18 @@ public struct TreeRenderer {
             line.append(byte: UInt8(ascii: "]"))
             emit(line, indent: 0, tone: .error, style: style, into: &sink)
         }
+        // Wireshark's words for a frame a snapshot length cut short, as tcpdump marks it.
+        if let cut = dissection.cut {
+            // Wrapped like the [Malformed] line.
+            line.removeAll()
+            line.append("[Packet size limited during capture: \(cut.mark) \(cut.description)]")
+            emit(line, indent: 0, tone: .cut, style: style, into: &sink)
+        }
     }
 
     /// How a whole line is styled.
     private enum Tone {
-        case heading, error, dim
+        case heading, error, cut, dim
     }
 
     /// Writes one line at `indent` levels, wrapped to the width when it is too long.
@@ -158,6 +177,7 @@ public struct TreeRenderer {
                 switch tone {
                 case .heading: sink.append(style.heading(part))
                 case .error: sink.append(style.error(part))
+                case .cut: sink.append(style.cut(part))
                 case .dim: sink.append(style.dim(part))
                 }
             } else {

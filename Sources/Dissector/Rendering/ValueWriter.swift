@@ -83,12 +83,12 @@ enum ValueWriter {
     }
 
     /// The elements an array node lists. The walk counts only the elements it finished, so an
-    /// array holding the failing node also counts the element that failed, as the views list it.
+    /// array holding the failing (or cut) node also counts the element that failed, as the views list it.
     static func elementCount(_ dissection: Dissection, _ index: Int) -> UInt64? {
         let node = dissection.nodes[index]
         guard case .unsigned(let finished) = node.value else { return nil }
         let end = min(Int(node.subtreeEnd), dissection.nodes.count)
-        guard dissection.errorNode > index, dissection.errorNode < end else { return finished }
+        guard dissection.stopNode > index, dissection.stopNode < end else { return finished }
         var listed: UInt64 = 0
         var child = index + 1
         while child < end {

@@ -20,12 +20,13 @@ let bundledSchema: Schema = {
     }
 }()
 
-/// Checks `text` as a schema and dissects `bytes` from struct `root`.
-func dissect(_ text: String, _ bytes: [UInt8], root: String = "Main") throws -> Dissection {
+/// Checks `text` as a schema and dissects `bytes` from struct `root`, as a frame of
+/// `originalLength` bytes on the wire when given (a capture cut short).
+func dissect(_ text: String, _ bytes: [UInt8], root: String = "Main", originalLength: Int? = nil) throws -> Dissection {
     let schema = try SchemaLoader.load(text: text)
     let rootStruct = try #require(schema.structType(named: root))
     var interpreter = Interpreter(schema: schema)
-    return interpreter.dissect(bytes, root: rootStruct)
+    return interpreter.dissect(bytes, root: rootStruct, originalLength: originalLength)
 }
 
 /// The diagnostics for schema text that must fail to check.
@@ -63,12 +64,19 @@ extension Dissection {
 struct PcapFile {
     let linkType: Int
     let frames: [[UInt8]]
+    /// Each frame's length on the wire (more than its bytes when the capture cut it short).
+    let originalLengths: [Int]
 
     init(contentsOf url: URL) throws {
         let capture = try Capture.open(file: url.path)
         linkType = capture.linkType
         var frames: [[UInt8]] = []
-        while case .packet(let packet) = try capture.next() { frames.append(packet.bytes) }
+        var originalLengths: [Int] = []
+        while case .packet(let packet) = try capture.next() {
+            frames.append(packet.bytes)
+            originalLengths.append(packet.originalLength)
+        }
         self.frames = frames
+        self.originalLengths = originalLengths
     }
 }
