@@ -8,6 +8,8 @@ public enum BinaryCodingError: Error, Sendable, Hashable, CustomStringConvertibl
     case boolOutOfRange(offset: Int, byte: UInt8)
     /// Bytes that are not UTF-8 where a `String` was expected.
     case invalidUTF8(offset: Int)
+    /// Bytes that are not text in the schema field's encoding (`ascii`, `utf-16le`, ...) where a `String` was expected.
+    case invalidText(offset: Int, encoding: String)
     /// A value that does not fit the Swift type asked for (e.g. 300 into `UInt8`, a varint past 64 bits).
     case valueOutOfRange(offset: Int, value: String, type: String)
     /// A type this coder cannot represent, or a schema field that cannot become it.
@@ -26,7 +28,7 @@ public enum BinaryCodingError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The byte offset the error is at.
     public var offset: Int {
         switch self {
-        case .prematureEnd(let offset, _, _), .boolOutOfRange(let offset, _), .invalidUTF8(let offset),
+        case .prematureEnd(let offset, _, _), .boolOutOfRange(let offset, _), .invalidUTF8(let offset), .invalidText(let offset, _),
             .valueOutOfRange(let offset, _, _), .unsupportedType(let offset, _, _), .constraintViolated(let offset, _),
             .nestingTooDeep(let offset, _), .nonCanonical(let offset, _), .duplicateEntry(let offset):
             return offset
@@ -42,6 +44,8 @@ public enum BinaryCodingError: Error, Sendable, Hashable, CustomStringConvertibl
             return "bool out of range: byte \(byte) at offset \(offset); a bool is 0 or 1"
         case .invalidUTF8(let offset):
             return "invalid UTF-8 at offset \(offset)"
+        case .invalidText(let offset, let encoding):
+            return "invalid \(encoding) text at offset \(offset)"
         case .valueOutOfRange(let offset, let value, let type):
             return "value out of range: \(value) does not fit \(type), at offset \(offset)"
         case .unsupportedType(let offset, let type, let reason):

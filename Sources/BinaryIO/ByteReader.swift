@@ -352,6 +352,38 @@ public struct ByteReader: Sendable {
         return start..<index
     }
 
+    /// Consumes bytes up to and including the first `terminator` within the scope that starts
+    /// a multiple of `alignment` bytes after the cursor (2 for UTF-16 code units); returns the
+    /// range before the terminator. The scan never goes back: each position costs at most one
+    /// comparison per terminator byte. Throws
+    /// ``ByteReadError/missingTerminator(offset:scanned:)`` (cursor unmoved) when the scope ends first.
+    public mutating func readTerminated<Terminator: RandomAccessCollection<UInt8>>(
+        by terminator: Terminator, alignment: Int = 1
+    ) throws(ByteReadError) -> Range<Int> {
+        try requireAligned()
+        let start = offset
+        let step = max(1, alignment)
+        let length = terminator.count
+        guard let first = terminator.first else { return start..<start }
+        var candidate = start
+        while length <= limit - candidate {
+            if bytes[candidate] == first {
+                var matched = 1
+                var expected = terminator.index(after: terminator.startIndex)
+                while matched < length, bytes[candidate + matched] == terminator[expected] {
+                    matched += 1
+                    expected = terminator.index(after: expected)
+                }
+                if matched == length {
+                    cursorBit = (candidate + length) << 3
+                    return start..<candidate
+                }
+            }
+            candidate += step
+        }
+        throw .missingTerminator(offset: start, scanned: limit - start)
+    }
+
     /// Sign-extends the low `width` bits of `raw`.
     @inlinable
     package static func signExtend(_ raw: UInt64, width: Int) -> Int64 {

@@ -675,3 +675,89 @@ final class Onion: Decodable, Sendable {
         #expect(throws: EncodingError.self) { try SchemaEncoder(schema: schema, root: "Positioned").encode(Positioned(offset: 1, name: [1, 2])) }
     }
 }
+
+/// Text fields through the Codable coders: every encoding and terminators both ways, and
+/// invalid text a typed error for a `String` (the dissector shows it; a decoder must not).
+@Suite struct SchemaTextCodingTests {
+    static let schema = """
+        struct Record {
+          method: string[until " "] @encoding("ascii")
+          units: u8
+          name: string[units * 2] @encoding("utf-16le")
+          note: cstring @encoding("latin1")
+          tail: u8
+        }
+        """
+
+    struct Record: Codable, Equatable {
+        var method: String
+        var units: UInt8
+        var name: String
+        var note: String
+        var tail: UInt8
+    }
+
+    struct RawRecord: Codable, Equatable {
+        var method: [UInt8]
+        var tail: UInt8
+    }
+
+    static let bytes: [UInt8] = Array("GET ".utf8) + [3, 0x68, 0x00, 0x3D, 0xD8, 0x00, 0xDE] + [0x63, 0x61, 0x66, 0xE9, 0x00] + [9]
+
+    @Test func decodesEveryEncodingAndEncodesTheSameBytes() throws {
+        let schema = try SchemaLoader.load(text: Self.schema)
+        let record = try SchemaDecoder(schema: schema, root: "Record").decode(Record.self, from: Self.bytes)
+        #expect(record == Record(method: "GET", units: 3, name: "h😀", note: "café", tail: 9))
+        #expect(try SchemaEncoder(schema: schema, root: "Record").encode(record) == Self.bytes)
+    }
+
+    @Test func invalidUTF8IsATypedErrorAtTheFirstBadByte() throws {
+        let schema = try SchemaLoader.load(text: "struct Main { a: u8  name: string[3]  b: u8 }")
+        struct Main: Codable { var a: UInt8; var name: String; var b: UInt8 }
+        do {
+            _ = try SchemaDecoder(schema: schema, root: "Main").decode(Main.self, from: [1, 0x61, 0xC3, 0x28, 2])
+            Issue.record("invalid UTF-8 must not decode as a String")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["name"])
+            #expect(context.underlyingError as? BinaryCodingError == .invalidUTF8(offset: 2))
+        }
+        struct Around: Codable, Equatable { var a: UInt8; var b: UInt8 }
+        #expect(try SchemaDecoder(schema: schema, root: "Main").decode(Around.self, from: [1, 0x61, 0xC3, 0x28, 2]) == Around(a: 1, b: 2),
+                "fields around invalid text still decode")
+    }
+
+    @Test func textThatIsNotASCIIIsATypedErrorNamingTheEncoding() throws {
+        let schema = try SchemaLoader.load(text: Self.schema)
+        var bytes = Self.bytes
+        bytes[1] = 0xC5
+        do {
+            _ = try SchemaDecoder(schema: schema, root: "Record").decode(Record.self, from: bytes)
+            Issue.record("a byte above 0x7F is not ASCII")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["method"])
+            #expect(context.underlyingError as? BinaryCodingError == .invalidText(offset: 1, encoding: "ascii"))
+        }
+        let raw = try SchemaDecoder(schema: schema, root: "Record").decode(RawRecord.self, from: bytes)
+        #expect(raw.method == [0x47, 0xC5, 0x54, 0x20], "as bytes the field is what is there, terminator included")
+    }
+
+    @Test func encodingRefusesTextItsFieldCannotHold() throws {
+        let schema = try SchemaLoader.load(text: Self.schema)
+        let encoder = try SchemaEncoder(schema: schema, root: "Record")
+        let cases: [(Record, String, String)] = [
+            (Record(method: "GE T", units: 0, name: "", note: "", tail: 0), "method", #"the text holds its terminator " ", which would end it early"#),
+            (Record(method: "GÉT", units: 0, name: "", note: "", tail: 0), "method", "the text has characters ASCII cannot write"),
+            (Record(method: "GET", units: 0, name: "", note: "€", tail: 0), "note", "the text has characters Latin-1 cannot write"),
+            (Record(method: "GET", units: 2, name: "x", note: "", tail: 0), "name", "the value has 2 bytes but the layout says 4"),
+        ]
+        for (value, property, reason) in cases {
+            do {
+                _ = try encoder.encode(value)
+                Issue.record("\(value) must not encode")
+            } catch EncodingError.invalidValue(_, let context) {
+                #expect(context.codingPath.map(\.stringValue) == [property])
+                #expect(context.debugDescription.contains(reason), "\(context.debugDescription)")
+            }
+        }
+    }
+}

@@ -104,6 +104,27 @@ import BinaryIO
         var unterminated = ByteReader(Array("abc".utf8))
         #expect(throws: ByteReadError.missingTerminator(offset: 0, scanned: 3)) { try unterminated.readCString() }
     }
+
+    @Test func readsUpToATerminatorWithinTheScope() throws {
+        var reader = ByteReader(Array("a\r\rb\r\nc\r\n".utf8))
+        #expect(try reader.readTerminated(by: Array("\r\n".utf8)) == 0..<4)
+        #expect(reader.offset == 6)
+        let saved = try reader.narrow(toByteCount: 2)
+        #expect(throws: ByteReadError.missingTerminator(offset: 6, scanned: 2)) { try reader.readTerminated(by: Array("\r\n".utf8)) }
+        #expect(reader.offset == 6, "a failed search leaves the cursor where it was")
+        try reader.restoreLimit(toByte: saved)
+        #expect(try reader.readTerminated(by: Array("\r\n".utf8)) == 6..<7)
+        #expect(reader.remainingBytes == 0)
+    }
+
+    @Test func anAlignedTerminatorStartsAtACodeUnit() throws {
+        // 00 00 at offset 1 straddles two UTF-16 code units: only the pair at offset 4 ends the text.
+        var reader = ByteReader([0x41, 0x00, 0x00, 0x01, 0x00, 0x00, 0x42])
+        #expect(try reader.readTerminated(by: [0, 0], alignment: 2) == 0..<4)
+        #expect(reader.offset == 6)
+        var bytewise = ByteReader([0x41, 0x00, 0x00, 0x01])
+        #expect(try bytewise.readTerminated(by: [0, 0]) == 0..<1)
+    }
 }
 
 @Suite struct WideBitFieldTests {

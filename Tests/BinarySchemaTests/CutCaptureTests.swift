@@ -152,11 +152,14 @@ import Testing
             """, [7], originalLength: 2)
         #expect(peek.cut?.path == "Main.b" && peek.error == nil)
 
-        // `é` is two bytes: the capture kept its first.
+        // `é` is two bytes: the capture kept its first. The string takes the captured rest of its
+        // scope; the cut character is shown escaped and flagged, as any invalid text.
         let text = try dissect("struct Main { n: u8  s: string[..] @size(n) }", [3, 0x61, 0xC3], originalLength: 4)
-        #expect(text.cut?.path == "Main.s", "\(String(describing: text.error))")
+        #expect(text.error == nil, "\(String(describing: text.error))")
+        #expect(try text.at("Main.s").isInvalidText)
         let invalid = try dissect("struct Main { s: string[..] }", [0x61, 0xFF], originalLength: 4)
-        #expect(invalid.error?.kind == .invalidUTF8, "a byte no character starts with is no cut")
+        #expect(invalid.error == nil && invalid.cut == nil, "invalid text is flagged, neither an error nor a cut")
+        #expect(try invalid.at("Main.s").isInvalidText)
     }
 
     @Test func aCountPastTheCapturedBytesReadsTheElementsThereAre() throws {

@@ -74,6 +74,48 @@ import Testing
         ])
     }
 
+    /// Every misuse of text: encodings, terminators, `@text` and byte string literals.
+    @Test func textMisusesAreLocatedErrors() {
+        let found = diagnostics(#"""
+            struct Main {
+              a: string[4] @encoding("ebcdic")
+              b: u16 @encoding("ascii")
+              c: bytes[until "\r\n"]
+              d: u8[until "\r\n"]
+              e: u8 == "A"
+              f: string[2] @assert(f < "AB")
+              g: string[until ""]
+              h: string[until "\0"] @encoding("utf-16le")
+              i: string[until 256]
+              j: string[until len(a) == 0]
+              k: u8[len(a) + "x"]
+              l: u16[2] @text
+              m: u8[until it == 0] @text
+              n: string[2] @assert("AB" == "AB")
+              o: u8 if "x"
+              p: string[2] @encoding(utf8)
+            }
+            """#)
+        #expect(found.map(Self.summary) == [
+            "invalidValue 2:26 unknown encoding 'ebcdic' (known: utf-8, ascii, latin1, utf-16le, utf-16be)",
+            "invalidValue 3:10 '@encoding' does nothing on u16: it applies to strings, bytes and u8 arrays",
+            #"typeMismatch 4:11 'until' on bytes: bytes take a length or '..'; a terminator ends a string, as in string[until "\r\n"] (@encoding("latin1") takes every byte)"#,
+            #"typeMismatch 5:15 a terminator ends a string, not an array: write string[until "..."]; an array's 'until' takes a condition on 'it'"#,
+            "typeMismatch 6:12 cannot compare integer with a string literal using '==': a literal compares with bytes and strings",
+            "typeMismatch 7:26 a string literal compares only by '==' and '!=', not '<'",
+            "invalidValue 8:19 a terminator needs at least one byte",
+            #"invalidValue 9:19 a UTF-16LE terminator is whole 2-byte code units, not 1 bytes: write "\0\0" or a number such as 0"#,
+            "invalidValue 10:19 terminator 256 is not one UTF-8 code unit (at most 255)",
+            #"typeMismatch 11:26 a string's 'until' takes a terminator: a string literal such as "\r\n" or a code unit such as 0x3A"#,
+            #"typeMismatch 12:18 a string literal is compared with bytes or a string field by '==' or '!=', or ends a string (string[until "\r\n"])"#,
+            "invalidValue 13:13 '@text' does nothing on an array of u16: it applies to strings, bytes and u8 arrays",
+            "typeMismatch 14:8 @text reads a u8 array of a count or '..' as a string; for text up to a terminator write string[until ...]",
+            "typeMismatch 15:29 cannot compare two literals: one side of '==' must be a bytes or string field",
+            #"typeMismatch 16:12 a string literal is compared with bytes or a string field by '==' or '!=', or ends a string (string[until "\r\n"])"#,
+            #"invalidValue 17:16 @encoding takes one string: the encoding's name, e.g. @encoding("utf-16le")"#,
+        ])
+    }
+
     /// A diagnostic's kind, line:column and message, to compare a whole list at once.
     static func summary(_ diagnostic: Diagnostic) -> String {
         "\(diagnostic.kind) \(diagnostic.location.line):\(diagnostic.location.column) \(diagnostic.message)"
@@ -230,7 +272,7 @@ import Testing
         let found = diagnostics("@protocol struct Main { a: u8 @bogus  b: u8 @display(\"{} {}\", b) }")
         #expect(found.map(Self.summary) == [
             "invalidValue 1:1 @protocol takes one string: the short name that starts field paths, e.g. @protocol(\"ip\")",
-            "invalidValue 1:31 unknown field attribute '@bogus' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @display, @assert, @little_endian, @at, @align)",
+            "invalidValue 1:31 unknown field attribute '@bogus' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @text, @encoding, @display, @assert, @little_endian, @at, @align)",
             "invalidValue 1:45 @display format has 2 '{}' but 1 arguments",
         ])
     }

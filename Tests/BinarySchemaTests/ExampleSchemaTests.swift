@@ -73,4 +73,83 @@ import Testing
         #expect(dissection.node(at: "dns.id") == nil)
         #expect(try dissection.at("udp.payload").kind == .bytes)
     }
+
+    /// HTTP/1.1 from curl to `python3 -m http.server` on loopback: every request and response
+    /// start line, every header line, the headers tshark names and the bodies, frame by frame
+    /// (tshark with desegmentation off, so it too reads each segment alone).
+    @Test func httpMatchesTshark() throws {
+        let examples = repositoryRoot.appendingPathComponent("Corpus/examples")
+        let bundled = repositoryRoot.appendingPathComponent("Schemas").path
+        let schema = try SchemaLoader.load(
+            paths: [bundled, repositoryRoot.appendingPathComponent("Schemas/examples/http.schema").path],
+            importDirectories: [bundled])
+        let capture = try PcapFile(contentsOf: examples.appendingPathComponent("http.pcap"))
+        let root = try #require(schema.rootStruct(forLinkType: capture.linkType))
+        let table = try String(contentsOf: examples.appendingPathComponent("http.tshark.tsv"), encoding: .utf8)
+        let rows = table.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(rows.first)
+        #expect(rows.count - 1 == capture.frames.count)
+        var compared = 0
+        var messages = 0
+        var interpreter = Interpreter(schema: schema)
+        for (frameIndex, (row, frame)) in zip(rows.dropFirst(), capture.frames).enumerated() {
+            let dissection = interpreter.dissect(frame, root: root)
+            #expect(dissection.error == nil, "frame \(frameIndex + 1): \(String(describing: dissection.error))")
+            let ours = Self.httpFields(dissection)
+            if ours["http.request.method"] != nil || ours["http.response.code"] != nil { messages += 1 }
+            for (column, name) in header.enumerated() {
+                let theirs = column < row.count && !row[column].isEmpty ? row[column].split(separator: "|").map(String.init) : []
+                #expect((ours[name] ?? []) == theirs, "frame \(frameIndex + 1) \(name)")
+                compared += theirs.count
+            }
+            #expect(Set(ours.keys).isSubset(of: header), "frame \(frameIndex + 1): every value we read is compared")
+        }
+        #expect(messages == 4, "two requests and two responses")
+        #expect(compared >= 100, "\(compared) values compared")
+    }
+
+    /// The values tshark shows for a frame, by tshark field name, read from our dissection.
+    static func httpFields(_ dissection: Dissection) -> [String: [String]] {
+        var fields: [String: [String]] = [:]
+        func text(_ path: String) -> String? { dissection.node(at: path).flatMap { dissection.text(of: $0) } }
+        func add(_ name: String, _ value: String?) { if let value { fields[name, default: []].append(value) } }
+        add("tcp.srcport", dissection.node(at: "tcp.src_port").flatMap(dissection.integer(of:)).map(String.init))
+        add("tcp.dstport", dissection.node(at: "tcp.dst_port").flatMap(dissection.integer(of:)).map(String.init))
+        let isRequest = dissection.node(at: "http.method") != nil
+        let isResponse = dissection.node(at: "http.status") != nil
+        if isRequest {
+            add("http.request.method", text("http.method"))
+            add("http.request.uri", text("http.target"))
+            add("http.request.version", text("http.version"))
+        }
+        if isResponse {
+            add("http.response.version", text("http.version"))
+            add("http.response.code", text("http.status"))
+            add("http.response.phrase", text("http.reason"))
+        }
+        // Each header as tshark names it, and each whole line as its raw bytes.
+        let named = ["host": "http.host", "user-agent": "http.user_agent", "accept": "http.accept",
+                     "accept-language": "http.accept_language", "content-type": "http.content_type",
+                     "content-length": "http.content_length_header", "server": "http.server", "date": "http.date",
+                     "last-modified": "http.last_modified", "connection": "http.connection"]
+        var index = 0
+        while let line = dissection.node(at: "http.headers[\(index)]") {
+            add(isRequest ? "http.request.line" : "http.response.line", tsharkEscaped(dissection.rawBytes(of: line)))
+            if let name = text("http.headers[\(index)].name"), let field = named[name.lowercased()] {
+                add(field, text("http.headers[\(index)].value"))
+            }
+            index += 1
+        }
+        // The body, in the message's segment or (sent on its own) as the TCP payload.
+        let body = dissection.node(at: "http.body") ?? (isRequest || isResponse ? nil : dissection.node(at: "tcp.payload"))
+        if let body, dissection.nodes[body].byteLength > 0 { add("http.file_data", tsharkEscaped(dissection.rawBytes(of: body))) }
+        return fields
+    }
+
+    /// Text as `tshark -T fields` writes it: CR, LF and tab as \r, \n and \t.
+    static func tsharkEscaped(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+            .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\t", with: "\\t")
+    }
 }

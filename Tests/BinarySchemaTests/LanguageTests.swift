@@ -197,12 +197,14 @@ import Testing
         #expect(try result.display("Main.tail") == "\"end\"")
     }
 
-    @Test func invalidUTF8IsAnErrorAtItsField() throws {
-        let result = try dissect("struct Main { a: u8  name: string[3] }", [1, 0x61, 0xC3, 0x28])
-        let error = try #require(result.error)
-        #expect(error.kind == .invalidUTF8)
-        #expect(error.path == "Main.name")
-        #expect(error.offset == 1)
+    @Test func invalidUTF8IsFlaggedAndTheWalkGoesOn() throws {
+        let result = try dissect("struct Main { a: u8  name: string[3]  b: u8 }", [1, 0x61, 0xC3, 0x28, 7])
+        #expect(result.error == nil)
+        let name = try result.at("Main.name")
+        #expect(name.isInvalidText && name.byteLength == 3)
+        #expect(result.text(of: try #require(result.node(at: "Main.name"))) == "a\\xc3(")
+        #expect(try result.int("Main.b") == 7)
+        #expect(try !result.at("Main.a").isInvalidText)
     }
 
     @Test func arraysByCountToEndOfScopeAndUntilACondition() throws {

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func missingTerminatorAndVarintOverflow() throws {
-        #expect(try dissect("struct Main { s: cstring }", [0x61, 0x62]).error?.kind == .missingTerminator)
+        #expect(try dissect("struct Main { s: cstring }", [0x61, 0x62]).error?.kind == .missingTerminator(terminator: [0]))
         let varint = try dissect("struct Main { v: varint }", Array(repeating: 0xFF, count: 11))
         #expect(varint.error?.kind == .varintOverflow)
     }

@@ -279,6 +279,33 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
 
     /// Control characters in strings are short escapes (`\\0`, `\\x01`), the same in every view,
     /// and wrapping a long value never cuts one in two.
+    @Test func invalidTextIsShownEscapedAndFlaggedInEveryView() throws {
+        let schema = try SchemaLoader.load(text: """
+            @protocol("t") @summary("T {name}")
+            struct T { name: string[until 0] @encoding("ascii")  path: string[..] }
+            """)
+        var interpreter = Interpreter(schema: schema)
+        let bytes: [UInt8] = [0x61, 0x5C, 0xFF, 0x63, 0x00] + Array("ok".utf8)
+        let dissection = interpreter.dissect(bytes, root: try #require(schema.structType(named: "T")))
+        #expect(dissection.error == nil)
+        // The byte that is not ASCII is \xff; the backslash that is, \\.
+        let shown = #""a\\\xffc" [invalid ASCII]"#
+        for view in [View.fields, .tree, .hex, .summary] {
+            let text = view.render(dissection, options: RenderOptions(width: 200))
+            #expect(text.contains(shown), "\(view): \(text)")
+            #expect(!text.contains("\"ok\" ["), "\(view): valid text has no marker")
+        }
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(JSONRenderer().render(dissection).utf8)) as? [String: Any])
+        let fields = try #require(object["fields"] as? [[String: Any]])
+        let name = try #require(fields.first { $0["path"] as? String == "t.name" })
+        #expect(name["invalid_text"] as? Bool == true)
+        #expect(name["value"] as? String == #"a\\xffc"#)
+        #expect(name["display"] as? String == shown)
+        #expect(name["raw"] as? String == "615cff6300")
+        let path = try #require(fields.first { $0["path"] as? String == "t.path" })
+        #expect(path["invalid_text"] == nil, "only invalid text has the property")
+    }
+
     @Test func controlCharactersAreEscapedCompactlyAndNeverSplit() throws {
         let schema = try SchemaLoader.load(text: "struct M { s: string[..] }")
         var interpreter = Interpreter(schema: schema)

@@ -144,8 +144,6 @@ final class SchemaDecodingContext {
             return .prematureEnd(offset: error.offset, needed: needed, available: available)
         case .boolOutOfRange(let byte):
             return .boolOutOfRange(offset: error.offset, byte: byte)
-        case .invalidUTF8:
-            return .invalidUTF8(offset: error.offset)
         case .depthLimit(let limit):
             return .nestingTooDeep(offset: error.offset, limit: limit)
         default:
@@ -202,6 +200,15 @@ final class SchemaDecodingContext {
 
     func string(_ node: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
         try checkReadable(node, codingPath())
+        let entry = dissection.nodes[node]
+        if entry.isInvalidText {
+            // The dissector shows such text escaped; a String property must not hold made-up characters.
+            let range = dissection.textByteRange(of: entry)
+            let offset = entry.textEncoding.firstInvalid(dissection.bytes, in: range) ?? range.lowerBound
+            let error: BinaryCodingError = entry.textEncoding == .utf8 ? .invalidUTF8(offset: offset)
+                : .invalidText(offset: offset, encoding: entry.textEncoding.name)
+            throw error.decodingError(codingPath())
+        }
         guard let text = dissection.text(of: node) else { throw mismatch("String", node, codingPath()) }
         return text
     }

@@ -77,7 +77,7 @@ enum BuiltinType {
         case .boolean: return .boolean
         case .varint: return .varint(zigzag: false)
         case .zigzag: return .varint(zigzag: true)
-        case .cString: return .cString
+        case .cString: return .string(.terminator([0]), encoding: .utf8)
         case .address(let count, let display): return .address(byteCount: count, display: display)
         case .dnsName: return .dnsName
         case .invalid: return nil

@@ -36,6 +36,12 @@ struct Checker {
     private var tableKeyIntegers: [IntegerType?] = []
     private var tableEntries: [[DispatchTable.Entry]] = []
     private var tableHeuristics: [[DispatchTable.Entry]] = []
+    /// The text settings of the field whose type is being resolved: its `@encoding`, whether
+    /// `@text` (or `@encoding`) reads its bytes or u8 array as a string, and whether any string
+    /// took them (else the attributes did nothing, which is an error).
+    private var fieldEncoding = TextEncoding.utf8
+    private var fieldReadsText = false
+    private var fieldTextUsed = false
 
     init(files: [FileSyntax], visibleFiles: [Set<Int>]) {
         self.files = files
@@ -310,7 +316,9 @@ struct Checker {
                     list.append((field.name, Self.computedType(value, earlier: list)))
                     continue
                 }
-                list.append((field.name, shallowType(field.type, file: entry.file)))
+                var type = shallowType(field.type, file: entry.file)
+                if Self.readsAsText(field), type == .bytes || type == .array(.integer) { type = .string }
+                list.append((field.name, type))
                 for child in containedStructs(field.type, file: entry.file) { parentsOf[child].insert(id) }
             }
             shallowFields.append(list)
@@ -539,8 +547,25 @@ struct Checker {
         var littleEndian: Program?
         var position: Program?
         var alignment = 0
+        var textAttributes: [AttributeSyntax] = []
+        fieldEncoding = .utf8
         for attribute in syntax.attributes {
             switch attribute.name {
+            case "encoding":
+                textAttributes.append(attribute)
+                if attribute.arguments.count == 1, case .string(let name, let location) = attribute.arguments[0] {
+                    if let encoding = TextEncoding(attribute: name) {
+                        fieldEncoding = encoding
+                    } else {
+                        report(.invalidValue, "unknown encoding '\(name)' (known: \(TextEncoding.allCases.map(\.name).joined(separator: ", ")))",
+                               at: location)
+                    }
+                } else {
+                    report(.invalidValue, "@encoding takes one string: the encoding's name, e.g. @encoding(\"utf-16le\")", at: attribute.location)
+                }
+            case "text":
+                textAttributes.append(attribute)
+                if !attribute.arguments.isEmpty { report(.invalidValue, "@text takes no arguments", at: attribute.location) }
             case "size":
                 if attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0] {
                     size = compileProgram(expression, scope: scope, expecting: .integer, role: "a @size")
@@ -580,12 +605,20 @@ struct Checker {
                 }
             default:
                 report(.invalidValue,
-                       "unknown field attribute '@\(attribute.name)' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @display, @assert, @little_endian, @at, @align)",
+                       "unknown field attribute '@\(attribute.name)' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @text, @encoding, @display, @assert, @little_endian, @at, @align)",
                        at: attribute.location)
             }
         }
 
+        fieldReadsText = !textAttributes.isEmpty
+        fieldTextUsed = false
         let type = resolveType(syntax.type, scope: scope)
+        if let attribute = textAttributes.first, !fieldTextUsed {
+            report(.invalidValue, "'@\(attribute.name)' does nothing on \(Self.describe(type)): it applies to strings, bytes and u8 arrays",
+                   at: attribute.location)
+        }
+        fieldEncoding = .utf8
+        fieldReadsText = false
         if let hintAttribute, display != .automatic, !Self.hint(display, appliesTo: type) {
             report(.invalidValue, "'@\(hintAttribute.name)' does nothing on \(Self.describe(type)): it applies to \(Self.targets(of: display))",
                    at: hintAttribute.location)
@@ -734,7 +767,7 @@ struct Checker {
             return hint == .hex || hint == .decimal || hint == .automatic
         case .bytes, .address:
             return hint != .decimal && hint != .binary && hint != .flag
-        case .float, .boolean, .string, .cString, .structure, .dnsName, .dispatch, .instance:
+        case .float, .boolean, .string, .structure, .dnsName, .dispatch, .instance:
             return hint == .automatic
         case .parameter:
             return hint == .automatic
@@ -751,7 +784,8 @@ struct Checker {
         case .binary: return "integers"
         case .flag: return "1-bit integers (u1)"
         case .ipv4: return "u32 and 4 bytes"
-        case .mac, .ipv6, .ascii, .automatic: return "bytes"
+        case .ascii: return "bytes (a u8 array is read as text with @text)"
+        case .mac, .ipv6, .automatic: return "bytes"
         }
     }
 
@@ -764,7 +798,7 @@ struct Checker {
         case .varint(let zigzag): return zigzag ? "a zigzag" : "a varint"
         case .bytes: return "bytes"
         case .address(_, let display): return "an address (\(display.rawValue))"
-        case .string, .cString: return "a string"
+        case .string: return "a string"
         case .enumeration: return "an enum"
         case .structure: return "a struct"
         case .array(let element, _): return "an array of \(describe(element))"
@@ -835,6 +869,11 @@ struct Checker {
                     report(.unknownType, builtin.problem ?? "invalid type '\(name)'", at: location)
                     return .bytes(.rest)
                 }
+                if case .string = type {
+                    // `cstring` ends at a NUL code unit: two zero bytes in UTF-16.
+                    fieldTextUsed = true
+                    return .string(.terminator(fieldEncoding.codeUnit(0)), encoding: fieldEncoding)
+                }
                 return type
             }
             if name == "bytes" || name == "string" {
@@ -881,12 +920,36 @@ struct Checker {
             return .bytes(.rest)
         case .subscripted(let base, let extentSyntax, let location):
             if case .named(let name, _) = base, name == "bytes" || name == "string" {
-                if case .until = extentSyntax {
-                    report(.typeMismatch, "'until' applies to arrays; \(name) takes a length or '..'", at: location)
-                    return .bytes(.rest)
+                if case .until(let terminatorSyntax) = extentSyntax {
+                    guard name == "string" else {
+                        report(.typeMismatch, "'until' on bytes: bytes take a length or '..'; a terminator ends a string, as in string[until \"\\r\\n\"] (@encoding(\"latin1\") takes every byte)",
+                               at: location)
+                        return .bytes(.rest)
+                    }
+                    fieldTextUsed = true
+                    return .string(.terminator(terminator(terminatorSyntax) ?? [0]), encoding: fieldEncoding)
                 }
                 let extent = resolveExtent(extentSyntax, scope: scope, element: nil)
-                return name == "bytes" ? .bytes(extent) : .string(extent)
+                if name == "string" || fieldReadsText {
+                    fieldTextUsed = true
+                    return .string(extent, encoding: fieldEncoding)
+                }
+                return .bytes(extent)
+            }
+            if case .until(.bytes(_, let literalLocation)) = extentSyntax {
+                report(.typeMismatch, "a terminator ends a string, not an array: write string[until \"...\"]; an array's 'until' takes a condition on 'it'",
+                       at: literalLocation)
+                return .bytes(.rest)
+            }
+            if fieldReadsText, case .named(let name, _) = base, name == "u8" {
+                // `u8[n] @text`: the bytes of a u8 array, read as a string.
+                fieldTextUsed = true
+                if case .until = extentSyntax {
+                    report(.typeMismatch, "@text reads a u8 array of a count or '..' as a string; for text up to a terminator write string[until ...]",
+                           at: location)
+                    return .bytes(.rest)
+                }
+                return .string(resolveExtent(extentSyntax, scope: scope, element: nil), encoding: fieldEncoding)
             }
             let element = resolveType(base, scope: scope)
             let extent = resolveExtent(extentSyntax, scope: scope, element: shallowType(base, file: scope.file))
@@ -944,6 +1007,40 @@ struct Checker {
             }
             return .dispatch(table: table, keys: keys)
         }
+    }
+
+    /// A string's terminator in the field's encoding: a literal's bytes (whole UTF-16 code units),
+    /// or a number as one code unit. Nil, reported, for anything else.
+    private mutating func terminator(_ syntax: ExpressionSyntax) -> [UInt8]? {
+        switch syntax {
+        case .bytes(let bytes, let location):
+            if bytes.isEmpty {
+                report(.invalidValue, "a terminator needs at least one byte", at: location)
+                return nil
+            }
+            if bytes.count % fieldEncoding.codeUnitSize != 0 {
+                report(.invalidValue, "a \(fieldEncoding.displayName) terminator is whole 2-byte code units, not \(bytes.count) bytes: write \"\\0\\0\" or a number such as 0",
+                       at: location)
+                return nil
+            }
+            return bytes
+        case .integer(let value, let location):
+            guard value <= UInt64(fieldEncoding.largestCodeUnit) else {
+                report(.invalidValue, "terminator \(value) is not one \(fieldEncoding.displayName) code unit (at most \(fieldEncoding.largestCodeUnit))",
+                       at: location)
+                return nil
+            }
+            return fieldEncoding.codeUnit(UInt16(value))
+        default:
+            report(.typeMismatch, "a string's 'until' takes a terminator: a string literal such as \"\\r\\n\" or a code unit such as 0x3A",
+                   at: syntax.location)
+            return nil
+        }
+    }
+
+    /// Whether a field asks for its bytes or u8 array to be read as text.
+    private static func readsAsText(_ field: FieldSyntax) -> Bool {
+        field.attributes.contains { $0.name == "text" || $0.name == "encoding" }
     }
 
     private mutating func resolveExtent(_ syntax: TypeSyntax.Extent, scope: Scope, element: ValueType?) -> Extent {
@@ -1131,6 +1228,10 @@ struct Checker {
         case .boolean(let value, _):
             builder.emit(.constant(value ? 1 : 0))
             return .boolean
+        case .bytes(_, let location):
+            report(.typeMismatch, "a string literal is compared with bytes or a string field by '==' or '!=', or ends a string (string[until \"\\r\\n\"])",
+                   at: location)
+            return .invalid
         case .enumCase(let name, let location):
             guard case .enumeration(let id, let enumName)? = expected else {
                 report(.typeMismatch, "cannot tell which enum '.\(name)' belongs to here; write EnumName.\(name)", at: location)
@@ -1254,6 +1355,12 @@ struct Checker {
             builder.patch(toEnd, with: .jump(builder.nextIndex))
             return .boolean
         case "==", "!=", "<", "<=", ">", ">=":
+            if case .bytes = left {
+                return compileLiteralComparison(op, field: right, literal: left, location: location, scope: scope, into: &builder)
+            }
+            if case .bytes = right {
+                return compileLiteralComparison(op, field: left, literal: right, location: location, scope: scope, into: &builder)
+            }
             // An enum case on the left takes its type from the right: compile the right first (== and != commute).
             let leftIsCase: Bool
             if case .enumCase = left { leftIsCase = true } else { leftIsCase = false }
@@ -1298,6 +1405,50 @@ struct Checker {
             ]
             builder.emit(operations[op] ?? .add)
             return .integer
+        }
+    }
+
+    /// `field == "GET"`, `signature != x"89504e47"`: a bytes or string field's bytes (a string's
+    /// text without its terminator) against a literal, in one operation.
+    private mutating func compileLiteralComparison(_ op: String, field: ExpressionSyntax, literal: ExpressionSyntax,
+                                                   location: SchemaLocation, scope: Scope,
+                                                   into builder: inout ProgramBuilder) -> ValueType {
+        guard case .bytes(let bytes, _) = literal else { return .invalid }
+        guard op == "==" || op == "!=" else {
+            report(.typeMismatch, "a string literal compares only by '==' and '!=', not '\(op)'", at: location)
+            return .invalid
+        }
+        if case .bytes = field {
+            report(.typeMismatch, "cannot compare two literals: one side of '\(op)' must be a bytes or string field", at: location)
+            return .invalid
+        }
+        var fieldType: ValueType
+        var reference: FieldReference?
+        if let first = Self.firstName(of: field), scope.defined[first] != nil || first == "it" || first == "parent" {
+            guard let resolved = resolveReference(field, scope: scope) else { return .invalid }
+            (reference, fieldType) = resolved
+        } else {
+            // Not a field (or not a known one, which compiling reports): compiled for its type.
+            var scratch = ProgramBuilder()
+            fieldType = compile(field, scope: scope, into: &scratch, expected: nil)
+            if fieldType == .invalid { return .invalid }
+        }
+        guard let reference, fieldType == .bytes || fieldType == .string else {
+            report(.typeMismatch, "cannot compare \(fieldType) with a string literal using '\(op)': a literal compares with bytes and strings",
+                   at: location)
+            return .invalid
+        }
+        builder.emit(.matchBytes(reference: builder.add(reference), literal: builder.add(literal: bytes)))
+        if op == "!=" { builder.emit(.logicalNot) }
+        return .boolean
+    }
+
+    /// The first name of `a.b.c`, or nil for other expressions.
+    private static func firstName(of syntax: ExpressionSyntax) -> String? {
+        switch syntax {
+        case .name(let name, _): return name
+        case .member(let base, _, _): return firstName(of: base)
+        default: return nil
         }
     }
 
@@ -1505,6 +1656,7 @@ struct Checker {
         switch syntax {
         case .integer(let value, _): return String(value)
         case .boolean(let value, _): return String(value)
+        case .bytes(let bytes, _): return DissectionError.literal(bytes)
         case .name(let name, _): return name
         case .enumCase(let name, _): return ".\(name)"
         case .member(let base, let name, _): return "\(describe(base)).\(name)"
@@ -1535,6 +1687,7 @@ struct ProgramBuilder {
     static let stackLimit = 32
     private(set) var operations: [Program.Operation] = []
     private var references: [FieldReference] = []
+    private var literals: [[UInt8]] = []
     private var depth = 0
     private(set) var maxDepth = 0
 
@@ -1543,7 +1696,7 @@ struct ProgramBuilder {
     mutating func emit(_ operation: Program.Operation) {
         operations.append(operation)
         switch operation {
-        case .constant, .loadSlot, .load, .length, .remaining, .offset, .compareSlot:
+        case .constant, .loadSlot, .load, .length, .remaining, .offset, .compareSlot, .matchBytes:
             depth += 1
         case .negate, .logicalNot, .bitwiseNot, .jump, .peek:
             break
@@ -1558,6 +1711,11 @@ struct ProgramBuilder {
     mutating func add(_ reference: FieldReference) -> Int32 {
         references.append(reference)
         return Int32(references.count - 1)
+    }
+
+    mutating func add(literal: [UInt8]) -> Int32 {
+        literals.append(literal)
+        return Int32(literals.count - 1)
     }
 
     /// Reserves a jump to patch once its target is known; a conditional jump pops its operand.
@@ -1576,6 +1734,6 @@ struct ProgramBuilder {
     mutating func popForBranch() { depth -= 1 }
 
     func finish(text: String) -> Program {
-        Program(operations: operations, references: references, text: text, stackDepth: maxDepth)
+        Program(operations: operations, references: references, literals: literals, text: text, stackDepth: maxDepth)
     }
 }

@@ -23,7 +23,8 @@ public enum FieldValue: Sendable, Hashable {
     case boolean(Bool)
     /// The node's span holds the bytes.
     case bytes
-    /// UTF-8 text in the node's span, ending at `contentEnd` (a `cstring`'s NUL follows it).
+    /// Text in the node's span (in its ``FieldNode/textEncoding``), ending at `contentEnd`: a
+    /// terminator (a `cstring`'s NUL) follows it.
     case string(contentEnd: Int)
     /// A decoded DNS name, by index into the dissection's texts.
     case text(Int32)
@@ -52,6 +53,11 @@ public struct FieldNode: Sendable {
     public internal(set) var isBitField: Bool
     /// The display its type implies (`mac`, `ipv4`, `ipv6`), which a field's own hint overrides.
     public internal(set) var impliedDisplay: DisplayHint
+    /// For strings: the encoding their bytes are read in.
+    public internal(set) var textEncoding: TextEncoding = .utf8
+    /// For strings: whether some bytes are not text in ``textEncoding``. Such a string is kept,
+    /// not an error: views show those bytes escaped and flag the field.
+    public internal(set) var isInvalidText = false
     /// For structs: index of the frame holding its fields' node indices.
     var frame: Int32
 
@@ -261,6 +267,27 @@ final class NodeStore {
         }
     }
 
+    /// Whether the bytes of a bytes or string node (a string's text, without its terminator)
+    /// are `literal`; false for other nodes.
+    func bytes(of node: Int32, in buffer: [UInt8], equal literal: UnsafeBufferPointer<UInt8>) -> Bool {
+        let entry = nodes[Int(node)]
+        let start = entry.byteOffset
+        var end: Int
+        switch entry.value {
+        case .string(let contentEnd): end = contentEnd
+        case .bytes: end = start + entry.byteLength
+        default: return false
+        }
+        end = min(end, buffer.count)
+        guard start <= end, end - start == literal.count else { return false }
+        var index = 0
+        while index < literal.count {
+            if buffer[start + index] != literal[index] { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// `len(x)`: bytes of bytes and strings, elements of arrays.
     func length(of node: Int32) -> Int64 {
         let entry = nodes[Int(node)]
@@ -425,18 +452,26 @@ public struct Dissection {
         return start..<min(max(start, node.byteOffset + node.byteLength), bytes.count)
     }
 
-    /// The text of a string or DNS-name node.
+    /// The text of a string or DNS-name node. In a string flagged ``FieldNode/isInvalidText``,
+    /// each byte that is not text is written `\xHH`.
     public func text(of index: Int) -> String? {
         let node = nodes[index]
         switch node.value {
-        case .string(let contentEnd):
-            let start = min(node.byteOffset, bytes.count)
-            return String(decoding: bytes[start..<min(max(start, contentEnd), bytes.count)], as: UTF8.self)
+        case .string:
+            let range = textByteRange(of: node)
+            return bytes.withUnsafeBufferPointer { node.textEncoding.text(UnsafeBufferPointer(rebasing: $0[range])) }
         case .text(let textIndex):
             return state.texts.indices.contains(Int(textIndex)) ? state.texts[Int(textIndex)] : nil
         default:
             return nil
         }
+    }
+
+    /// Where a string node's text is in ``bytes`` (its terminator excluded); empty for other nodes.
+    package func textByteRange(of node: FieldNode) -> Range<Int> {
+        guard case .string(let contentEnd) = node.value else { return 0..<0 }
+        let start = min(node.byteOffset, bytes.count)
+        return start..<min(max(start, contentEnd), bytes.count)
     }
 
     /// The integer value of a node, if it holds one that fits (bools as 0/1, enums as raw value).
@@ -472,7 +507,7 @@ extension Dissection {
         guard count > 0, values.count >= count else { return false }
         let plan = schema.plan
         let first = plan.displayArgumentStarts[nodes[index].fieldID]
-        var context = DisplayContext(state: state, plan: plan, frame: enclosingFrame(of: index))
+        var context = DisplayContext(state: state, plan: plan, frame: enclosingFrame(of: index), bytes: bytes)
         for position in 0..<count {
             let program = plan.displayArguments[first + Int32(position)]
             guard let value = try? Evaluator.run(plan.operations(of: program), in: &context) else { return false }
@@ -498,6 +533,7 @@ private struct DisplayContext: EvaluationContext {
     let state: NodeStore
     let plan: ExecutionPlan
     let frame: Int32
+    let bytes: [UInt8]
 
     func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
         guard let current = state.frame(frame) else { throw .noEnclosingStruct("field") }
@@ -518,4 +554,8 @@ private struct DisplayContext: EvaluationContext {
     var remainingBytes: Int64 { 0 }
     var currentOffset: Int64 { 0 }
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
+
+    func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool {
+        state.bytes(of: try state.resolve(reference, plan: plan, frame: frame, element: -1), in: bytes, equal: plan.literal(literal))
+    }
 }

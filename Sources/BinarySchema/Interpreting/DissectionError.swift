@@ -10,9 +10,8 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case negativeLength(Int64)
         /// A `bool` byte other than 0 or 1.
         case boolOutOfRange(UInt8)
-        case invalidUTF8
-        /// A `cstring` with no NUL before the end of its scope.
-        case missingTerminator
+        /// A string with no terminator (a `cstring`'s NUL) before the end of its scope.
+        case missingTerminator(terminator: [UInt8])
         /// A constraint (`== value` or `@assert`) does not hold for the value read.
         case constraintViolated(expression: String)
         case arithmeticOverflow(expression: String)
@@ -67,7 +66,6 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case .exceedsScope: return "exceeds_scope"
         case .negativeLength: return "negative_length"
         case .boolOutOfRange: return "bool_out_of_range"
-        case .invalidUTF8: return "invalid_utf8"
         case .missingTerminator: return "missing_terminator"
         case .constraintViolated: return "constraint_violated"
         case .arithmeticOverflow: return "arithmetic_overflow"
@@ -102,10 +100,9 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
             return "negative length: \(path) computes a length of \(value) at \(at)"
         case .boolOutOfRange(let byte):
             return "bool out of range: \(path) is \(byte) at \(at); a bool is 0 or 1"
-        case .invalidUTF8:
-            return "invalid UTF-8: \(path) at \(at)"
-        case .missingTerminator:
-            return "premature end of data: \(path) has no NUL terminator before the end of its scope, starting at \(at)"
+        case .missingTerminator(let terminator):
+            let named = terminator.allSatisfy { $0 == 0 } ? "NUL terminator" : "terminator \(Self.literal(terminator))"
+            return "premature end of data: \(path) has no \(named) before the end of its scope, starting at \(at)"
         case .constraintViolated(let expression):
             return "constraint violated: \(path) at \(at) fails '\(expression)'"
         case .arithmeticOverflow(let expression):
@@ -145,5 +142,23 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case .missingArgument(let name):
             return "missing argument: \(path) at \(at) is parameter '\(name)', which nothing passed (a struct with parameters read as a root)"
         }
+    }
+
+    /// Bytes as a schema string literal: `"\r\n"`, `"\x89PNG"`.
+    static func literal(_ bytes: [UInt8]) -> String {
+        var text = "\""
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""): text += "\\\""
+            case UInt8(ascii: "\\"): text += "\\\\"
+            case 0x0A: text += "\\n"
+            case 0x0D: text += "\\r"
+            case 0x09: text += "\\t"
+            case 0: text += "\\0"
+            case 0x20..<0x7F: text.unicodeScalars.append(Unicode.Scalar(byte))
+            default: text += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+            }
+        }
+        return text + "\""
     }
 }

@@ -32,6 +32,13 @@ protocol EvaluationContext {
     var remainingBytes: Int64 { get }
     var currentOffset: Int64 { get }
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64
+    /// Whether the bytes of the field `reference` names are literal `literal` of the plan.
+    mutating func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool
+}
+
+extension EvaluationContext {
+    /// A context with no fields to read has no bytes to compare.
+    func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
 }
 
 /// The context of constant expressions in declarations: nothing to read.
@@ -119,6 +126,7 @@ enum Evaluator {
             case .length(let reference): value = try context.length(reference)
             case .compareSlot(let comparison, let slot, let constant):
                 value = comparison.holds(try context.loadSlot(slot), context.constant(constant)) ? 1 : 0
+            case .matchBytes(let reference, let literal): value = try context.matchBytes(reference, literal: literal) ? 1 : 0
             case .remaining: value = context.remainingBytes
             case .offset: value = context.currentOffset
             case .jump(let target):

@@ -35,12 +35,13 @@ final class ExecutionPlan: @unchecked Sendable {
     }
 
     enum TypeKind: UInt8 {
-        case integer, enumeration, float, boolean, varint, zigzag, bytes, address, string, cString
+        case integer, enumeration, float, boolean, varint, zigzag, bytes, address, string
         case structure, array, switchOn, dispatch, dnsName, computed, parameter
     }
 
     enum ExtentKind: UInt8 {
-        case none, expression, rest, until
+        /// `terminator`: `extent` is the literal a string ends with.
+        case none, expression, rest, until, terminator
     }
 
     struct TypeEntry {
@@ -53,7 +54,9 @@ final class ExecutionPlan: @unchecked Sendable {
         var followsByteOrder = false
         var extentKind = ExtentKind.none
         var display = DisplayHint.automatic
-        /// Program of the extent (length, count or until condition), or -1.
+        var encoding = TextEncoding.utf8
+        /// Program of the extent (length, count or until condition), the literal of a
+        /// terminator, or -1.
         var extent: Int32 = -1
         /// A computed value or parameter that is a bool rather than an integer.
         var isBoolean = false
@@ -132,6 +135,11 @@ final class ExecutionPlan: @unchecked Sendable {
         var slot: Int32
     }
 
+    struct LiteralRange {
+        var start: Int32
+        var count: Int32
+    }
+
     let structs: Table<StructEntry>
     let fields: Table<FieldEntry>
     let types: Table<TypeEntry>
@@ -153,6 +161,10 @@ final class ExecutionPlan: @unchecked Sendable {
     let parentSlots: Table<ParentSlot>
     /// Constants of fused comparisons.
     let constants: Table<Int64>
+    /// Byte strings (literals compared with fields, terminators): literal `i` is
+    /// `literalBytes[literalRanges[i]]`.
+    let literalRanges: Table<LiteralRange>
+    let literalBytes: Table<UInt8>
     /// Program indices of the fields' `@display` arguments: field `id`'s are
     /// `displayArguments[displayArgumentStarts[id]..<displayArgumentStarts[id + 1]]`.
     let displayArgumentStarts: Table<Int32>
@@ -214,6 +226,8 @@ final class ExecutionPlan: @unchecked Sendable {
         referenceSlots = Table(builder.referenceSlots)
         parentSlots = Table(builder.parentSlots)
         constants = Table(builder.constants)
+        literalRanges = Table(builder.literalRanges)
+        literalBytes = Table(builder.literalBytes)
         let fieldCount = structTypes.reduce(0) { max($0, ($1.fields.map(\.id).max() ?? -1) + 1) }
         var argumentStarts: [Int32] = []
         var arguments: [Int32] = []
@@ -260,6 +274,13 @@ final class ExecutionPlan: @unchecked Sendable {
         return unsafe operations.elements(Int(entry.operationStart)..<Int(entry.operationStart) + Int(entry.operationCount))
     }
 
+    /// The bytes of literal `index`.
+    @inline(__always)
+    func literal(_ index: Int32) -> UnsafeBufferPointer<UInt8> {
+        let range = literalRanges[index]
+        return unsafe literalBytes.elements(Int(range.start)..<Int(range.start) + Int(range.count))
+    }
+
     private struct Builder {
         var fields: [FieldEntry] = []
         var types: [TypeEntry] = []
@@ -277,6 +298,8 @@ final class ExecutionPlan: @unchecked Sendable {
         var referenceSlots: [ReferenceStep] = []
         var parentSlots: [ParentSlot] = []
         var constants: [Int64] = []
+        var literalRanges: [LiteralRange] = []
+        var literalBytes: [UInt8] = []
         var programTexts: [String] = []
         var referenceTexts: [String] = []
         var programIndex: [ObjectIdentifier: Int32] = [:]
@@ -314,11 +337,14 @@ final class ExecutionPlan: @unchecked Sendable {
                 references.append(entry)
                 referenceTexts.append(reference.text)
             }
+            let literalBase = Int32(literalRanges.count)
+            for bytes in program.literals { _ = literal(bytes) }
             let start = Int32(operations.count)
             let lowered = fuseComparisons(program.operations.map { operation in
                 switch operation {
                 case .load(let local): return .load(referenceBase + local)
                 case .length(let local): return .length(referenceBase + local)
+                case .matchBytes(let local, let literal): return .matchBytes(reference: referenceBase + local, literal: literalBase + literal)
                 default: return operation
                 }
             })
@@ -328,6 +354,13 @@ final class ExecutionPlan: @unchecked Sendable {
             programTexts.append(program.text)
             programIndex[ObjectIdentifier(program)] = index
             return index
+        }
+
+        /// Appends a byte string to the literal table; returns its index.
+        mutating func literal(_ bytes: [UInt8]) -> Int32 {
+            literalRanges.append(LiteralRange(start: Int32(literalBytes.count), count: Int32(bytes.count)))
+            literalBytes.append(contentsOf: bytes)
+            return Int32(literalRanges.count - 1)
         }
 
         /// Replaces each `loadSlot, constant, compare` that no jump lands inside with one
@@ -400,11 +433,10 @@ final class ExecutionPlan: @unchecked Sendable {
                 lower(extent, into: &entry)
             case .address(let byteCount, let display):
                 entry = TypeEntry(kind: .address, display: display, target: Int32(byteCount))
-            case .string(let extent):
+            case .string(let extent, let encoding):
                 entry = TypeEntry(kind: .string)
+                entry.encoding = encoding
                 lower(extent, into: &entry)
-            case .cString:
-                entry = TypeEntry(kind: .cString)
             case .structure(let structID):
                 entry = TypeEntry(kind: .structure, target: Int32(structID))
             case .array(let element, let extent):
@@ -449,6 +481,9 @@ final class ExecutionPlan: @unchecked Sendable {
             case .until(let program):
                 entry.extentKind = .until
                 entry.extent = self.program(program)
+            case .terminator(let bytes):
+                entry.extentKind = .terminator
+                entry.extent = literal(bytes)
             }
         }
 

@@ -374,30 +374,24 @@ public struct Interpreter {
                 zigzag ? FieldValue.signed(try reader.readZigZag()) : FieldValue.unsigned(try reader.readVarint())
             }
             return appendLeaf(fieldID, .integer, parent, arrayIndex, start, value)
-        case .bytes, .string, .address:
-            let isString = type.kind == .string
-            let kind: NodeKind = isString ? .string : .bytes
+        case .bytes, .address:
             let length: Int64
             switch type.extentKind {
             case .expression:
                 length = try evaluate(type.extent, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
             case .none:
                 length = Int64(type.target)
-            case .rest, .until:
+            case .rest, .until, .terminator:
                 length = Int64(reader.remainingBytes)
             }
-            _ = try checkedExtent(length, fieldID: fieldID, type: typeIndex, kind: kind, parent: parent,
+            _ = try checkedExtent(length, fieldID: fieldID, type: typeIndex, kind: .bytes, parent: parent,
                                   arrayIndex: arrayIndex)
-            let range = try read(fieldID, kind, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
-                isString ? try reader.readUTF8(Int(length)) : try reader.readBytes(Int(length))
+            _ = try read(fieldID, .bytes, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
+                try reader.readBytes(Int(length))
             }
-            return appendLeaf(fieldID, kind, parent, arrayIndex, start, isString ? .string(contentEnd: range.upperBound) : .bytes,
-                              display: type.display)
-        case .cString:
-            let range = try read(fieldID, .string, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
-                try reader.readCString()
-            }
-            return appendLeaf(fieldID, .string, parent, arrayIndex, start, .string(contentEnd: range.upperBound))
+            return appendLeaf(fieldID, .bytes, parent, arrayIndex, start, .bytes, display: type.display)
+        case .string:
+            return try parseText(type, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .structure:
             guard type.argumentCount > 0 else {
                 return try parseStruct(type.target, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
@@ -434,6 +428,47 @@ public struct Interpreter {
             return appendLeaf(fieldID, type.isBoolean ? .boolean : .integer, parent, arrayIndex, start,
                               type.isBoolean ? .boolean(value != 0) : .signed(value))
         }
+    }
+
+    // MARK: - Text
+
+    /// A string of a length, of the rest of the scope, or up to its terminator (which the field
+    /// includes). Bytes that are not text in its encoding do not stop the walk: the node is
+    /// flagged, and views show them escaped.
+    private mutating func parseText(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
+                                    arrayIndex: Int32) throws(Stop) -> Int32 {
+        let start = reader.bitPosition
+        let text: Range<Int>
+        if type.extentKind == .terminator {
+            let terminator = plan.literal(type.extent)
+            do {
+                text = try reader.readTerminated(by: terminator, alignment: type.encoding.codeUnitSize)
+            } catch {
+                guard case .missingTerminator(_, let scanned) = error else {
+                    throw failure(error, fieldID: fieldID, kind: .string, parent: parent, arrayIndex: arrayIndex)
+                }
+                // The terminator may be in the bytes the capture did not keep.
+                if cutScopeEnd(fieldID: fieldID, arrayIndex: arrayIndex, parent: parent, ownScope: true) != nil {
+                    throw cutStop(needed: nil, fieldID: fieldID, kind: .string, parent: parent, arrayIndex: arrayIndex,
+                                  length: scanned)
+                }
+                throw failure(.missingTerminator(terminator: Array(terminator)), fieldID: fieldID, kind: .string,
+                              parent: parent, arrayIndex: arrayIndex, length: scanned)
+            }
+        } else {
+            let length = type.extentKind == .expression
+                ? try evaluate(type.extent, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
+                : Int64(reader.remainingBytes)
+            _ = try checkedExtent(length, fieldID: fieldID, type: typeIndex, kind: .string, parent: parent,
+                                  arrayIndex: arrayIndex)
+            text = try read(fieldID, .string, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
+                try reader.readBytes(Int(length))
+            }
+        }
+        let node = appendLeaf(fieldID, .string, parent, arrayIndex, start, .string(contentEnd: text.upperBound))
+        state.nodes[Int(node)].textEncoding = type.encoding
+        state.nodes[Int(node)].isInvalidText = type.encoding.firstInvalid(reader.bytes, in: text) != nil
+        return node
     }
 
     // MARK: - Dispatch tables
@@ -590,8 +625,9 @@ public struct Interpreter {
             switch type.extentKind {
             case .expression:
                 if index >= count { return node }
-            case .rest, .none:
-                // In a cut frame the list may go on past the captured bytes: the next element is then cut.
+            case .rest, .none, .terminator:
+                // Arrays have no terminator (the checker says so): read as to the end of the scope. In a
+                // cut frame the list may go on past the captured bytes: the next element is then cut.
                 if reader.remainingBits == 0, !isCutFrame || !continuesPastCapture(array: node) {
                     return node
                 }
@@ -787,24 +823,18 @@ public struct Interpreter {
             kindOfFailure = .misaligned(bitOffset: bitOffset)
         case .varintOverflow:
             kindOfFailure = .varintOverflow
-        case .invalidUTF8(let offset):
-            if isCutSequence(at: offset),
-               cutScopeEnd(fieldID: fieldID, arrayIndex: arrayIndex, parent: parent, ownScope: true) != nil {
-                return cutStop(needed: nil, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex,
-                               length: reader.limit - reader.offset)
-            }
-            kindOfFailure = .invalidUTF8
-            length = max(0, offset - reader.offset) + 1
         case .missingTerminator(_, let scanned):
-            // The NUL may be in the bytes the capture did not keep.
+            // Only NUL-terminated reads get here (`parseText` names its own terminator). The NUL may
+            // be in the bytes the capture did not keep.
             if cutScopeEnd(fieldID: fieldID, arrayIndex: arrayIndex, parent: parent, ownScope: true) != nil {
                 return cutStop(needed: nil, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex,
                                length: scanned)
             }
-            kindOfFailure = .missingTerminator
+            kindOfFailure = .missingTerminator(terminator: [0])
             length = scanned
-        case .outOfRange(_, let position):
-            // Only seeks and scope changes throw it, and the walk makes none a read could fail on.
+        case .invalidUTF8(let position), .outOfRange(_, let position):
+            // Only UTF-8-checking reads, seeks and scope changes throw these, and the walk makes
+            // none a read could fail on (`parseText` flags invalid text instead).
             kindOfFailure = .negativeLength(Int64(position))
         }
         return failure(kindOfFailure, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex, length: length)
@@ -994,7 +1024,7 @@ public struct Interpreter {
         case .enumeration: return .enumeration(enumID: type.target)
         case .float: return .float
         case .boolean: return .boolean
-        case .string, .cString: return .string
+        case .string: return .string
         case .dnsName: return .dnsName
         case .structure: return .structure(structID: type.target)
         case .array: return .array
@@ -1042,6 +1072,11 @@ extension Interpreter: EvaluationContext {
 
     var remainingBytes: Int64 { Int64(reader.remainingBytes) }
     var currentOffset: Int64 { Int64(reader.offset) }
+
+    mutating func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool {
+        let node = try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement)
+        return state.bytes(of: node, in: reader.bytes, equal: plan.literal(literal))
+    }
 
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 {
         let available = Int64(reader.remainingBytes)

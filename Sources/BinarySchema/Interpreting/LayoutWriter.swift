@@ -265,8 +265,7 @@ package struct LayoutWriter {
             }
             writer.writeVarint(number)
             return leaf(fieldID, .integer, parent, arrayIndex, start, .unsigned(number))
-        case .bytes, .address, .string:
-            let isString = type.kind == .string
+        case .bytes, .address:
             let data: [UInt8]
             switch value {
             case .bytes(let bytes): data = bytes
@@ -277,28 +276,15 @@ package struct LayoutWriter {
                 }
             default: throw failure(fieldID, parent, "expected bytes, got \(Self.describe(value))", outOfRange: true)
             }
-            if isString, ByteReader.firstInvalidUTF8(data, in: 0..<data.count) != nil {
-                throw failure(fieldID, parent, "the text is not valid UTF-8")
-            }
             let expected: Int64? = type.kind == .address ? Int64(type.target)
                 : type.extentKind == .expression ? try evaluate(type.extent, fieldID, parent) : nil
             if let expected, expected != Int64(data.count) {
                 throw failure(fieldID, parent, "the value has \(data.count) bytes but the layout says \(expected)")
             }
             writer.writeBytes(data)
-            let kind: NodeKind = isString ? .string : .bytes
-            return leaf(fieldID, kind, parent, arrayIndex, start,
-                        isString ? .string(contentEnd: writer.bitCount >> 3) : .bytes, display: type.display)
-        case .cString:
-            guard case .text(let text) = value else {
-                throw failure(fieldID, parent, "expected text, got \(Self.describe(value))", outOfRange: true)
-            }
-            let data = Array(text.utf8)
-            guard !data.contains(0) else { throw failure(fieldID, parent, "a cstring cannot hold a NUL") }
-            writer.writeBytes(data)
-            let contentEnd = writer.bitCount >> 3
-            writer.writeBytes([0])
-            return leaf(fieldID, .string, parent, arrayIndex, start, .string(contentEnd: contentEnd))
+            return leaf(fieldID, .bytes, parent, arrayIndex, start, .bytes, display: type.display)
+        case .string:
+            return try writeText(type, value, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .structure:
             guard type.argumentCount > 0 else {
                 return try writeStruct(type.target, value, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
@@ -343,6 +329,61 @@ package struct LayoutWriter {
             state.texts.append(labels.isEmpty ? "<Root>" : name)
             return leaf(fieldID, .dnsName, parent, arrayIndex, start, .text(Int32(state.texts.count - 1)))
         }
+    }
+
+    /// Text in the string's encoding (bytes as they are, if they are text in it), then its
+    /// terminator, which the text must not hold.
+    private mutating func writeText(_ type: ExecutionPlan.TypeEntry, _ value: LayoutValue, fieldID: Int32, parent: Int32,
+                                    arrayIndex: Int32) throws -> Int32 {
+        let start = writer.bitCount
+        let encoding = type.encoding
+        let data: [UInt8]
+        switch value {
+        case .text(let text):
+            guard let encoded = encoding.encode(text) else {
+                throw failure(fieldID, parent, "the text has characters \(encoding.displayName) cannot write", outOfRange: true)
+            }
+            data = encoded
+        case .bytes(let bytes): data = bytes
+        case .elements(let elements):
+            data = try elements.map { element throws -> UInt8 in
+                UInt8(try integerBits(element, bits: 8, signed: false, fieldID, parent))
+            }
+        default: throw failure(fieldID, parent, "expected text, got \(Self.describe(value))", outOfRange: true)
+        }
+        if encoding.firstInvalid(data, in: 0..<data.count) != nil {
+            throw failure(fieldID, parent, "the text is not valid \(encoding.displayName)")
+        }
+        switch type.extentKind {
+        case .terminator:
+            let terminator = Array(plan.literal(type.extent))
+            // Read back, the text must end where the terminator written after it starts, not at
+            // one inside it or straddling its end ("xa" before "aa").
+            var reader = ByteReader(data + terminator)
+            if (try? reader.readTerminated(by: terminator, alignment: encoding.codeUnitSize))?.upperBound != data.count {
+                throw failure(fieldID, parent, "the text holds its terminator \(DissectionError.literal(terminator)), which would end it early")
+            }
+            writer.writeBytes(data)
+            let contentEnd = writer.bitCount >> 3
+            writer.writeBytes(terminator)
+            return textLeaf(fieldID, parent, arrayIndex, start, contentEnd: contentEnd, encoding: encoding)
+        case .expression:
+            let expected = try evaluate(type.extent, fieldID, parent)
+            if expected != Int64(data.count) {
+                throw failure(fieldID, parent, "the value has \(data.count) bytes but the layout says \(expected)")
+            }
+        default:
+            break
+        }
+        writer.writeBytes(data)
+        return textLeaf(fieldID, parent, arrayIndex, start, contentEnd: writer.bitCount >> 3, encoding: encoding)
+    }
+
+    private mutating func textLeaf(_ fieldID: Int32, _ parent: Int32, _ arrayIndex: Int32, _ start: Int, contentEnd: Int,
+                                   encoding: TextEncoding) -> Int32 {
+        let node = leaf(fieldID, .string, parent, arrayIndex, start, .string(contentEnd: contentEnd))
+        state.nodes[Int(node)].textEncoding = encoding
+        return node
     }
 
     private mutating func writeArray(_ type: ExecutionPlan.TypeEntry, _ value: LayoutValue, fieldID: Int32, parent: Int32,
@@ -523,4 +564,9 @@ extension LayoutWriter: EvaluationContext {
     var currentOffset: Int64 { Int64(writer.bitCount >> 3) }
 
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
+
+    mutating func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool {
+        let node = try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement)
+        return state.bytes(of: node, in: writer.bytes, equal: plan.literal(literal))
+    }
 }

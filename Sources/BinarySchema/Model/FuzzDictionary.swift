@@ -4,8 +4,9 @@ import BinaryIO
 /// fuzzer reaches the layers behind a magic number or an enum value without guessing them.
 package enum FuzzDictionary {
     /// Values a schema's bytes are compared with: every enum case at its type's width and byte
-    /// order, every constant in a constraint, condition, length or switch, every dispatch table
-    /// key registered (ports, protocol numbers), and the `@linktype`
+    /// order, every constant in a constraint, condition, length or switch, every byte string
+    /// literal and string terminator, every dispatch table key registered (ports, protocol
+    /// numbers), and the `@linktype`
     /// numbers as the 2- and 4-byte little- and big-endian integers capture headers store.
     package static func entries(for schema: Schema) -> [[UInt8]] {
         var entries = Set<[UInt8]>()
@@ -29,7 +30,9 @@ package enum FuzzDictionary {
                 for case .constant(let value) in program.operations where value > 1 {
                     for width in widths(of: value) { entries.insert(encode(value, bytes: width, endianness: .big)) }
                 }
+                entries.formUnion(program.literals)
             }
+            entries.formUnion(terminators(of: field.type))
         }
         for structure in schema.structs {
             for linkType in structure.linkTypes {
@@ -53,7 +56,19 @@ package enum FuzzDictionary {
         " <= ", " >= ", " && ", " || ", " << ", " >> ", "[..]", "[", "]", "{", "}", "(", ")", ":", ",", ".", "\"",
         "//", "/*", "*/", "0x", "0b", "table ", "register ", "dispatch ", "heuristic ", "override ", "...",
         "min(", "max(", "udp.port", "tcp.port", "ip.proto", "ethertype", "let ", " = ", "@little_endian(", "struct P(n: u8) ", "P(1)", "@at(", "@align(", ".last", "[0]",
+        "[until \"", "[until 0x", "\\r\\n", "\\0", "\\x", "x\"", "@text", "@encoding(\"", "utf-8", "ascii", "latin1",
+        "utf-16le", "utf-16be", "== \"",
     ]
+
+    /// The terminators of a type's strings, in arrays and switch cases too.
+    private static func terminators(of type: FieldType) -> [[UInt8]] {
+        switch type {
+        case .string(.terminator(let bytes), _): return [bytes]
+        case .array(let element, _): return terminators(of: element)
+        case .switchOn(let choice): return (choice.cases.map(\.type) + [choice.defaultType].compactMap { $0 }).flatMap(terminators(of:))
+        default: return []
+        }
+    }
 
     /// One dictionary line per entry: `"\x08\x00"`, libFuzzer's format.
     package static func text(_ entries: [[UInt8]]) -> String {

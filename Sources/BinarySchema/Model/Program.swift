@@ -29,6 +29,9 @@ package final class Program: Sendable {
         /// Push `slot OP constants[constant]`: a fused `loadSlot, constant, compare`, made
         /// when a schema is lowered for the interpreter.
         case compareSlot(Comparison, slot: Int32, constant: Int32)
+        /// Push 1 when the bytes of the field `references[reference]` (a string's text, without
+        /// its terminator) are `literals[literal]`, else 0.
+        case matchBytes(reference: Int32, literal: Int32)
     }
 
     enum Comparison: UInt8, Sendable {
@@ -61,14 +64,17 @@ package final class Program: Sendable {
 
     let operations: [Operation]
     let references: [FieldReference]
+    /// The byte strings `matchBytes` compares with.
+    let literals: [[UInt8]]
     /// The expression as written, for error messages.
     package let text: String
     /// The largest stack depth the operations reach.
     let stackDepth: Int
 
-    init(operations: [Operation], references: [FieldReference], text: String, stackDepth: Int) {
+    init(operations: [Operation], references: [FieldReference], literals: [[UInt8]] = [], text: String, stackDepth: Int) {
         self.operations = operations
         self.references = references
+        self.literals = literals
         self.text = text
         self.stackDepth = stackDepth
     }

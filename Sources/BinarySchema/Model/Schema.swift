@@ -200,11 +200,13 @@ public enum DisplayHint: String, Sendable, Hashable {
     case automatic, hex, decimal, binary, mac, ipv4, ipv6, flag, ascii
 }
 
-/// A field's declared extent: a count or length, the rest of the scope, or until a condition.
+/// A field's declared extent: a count or length, the rest of the scope, until a condition, or
+/// (strings) up to and including a terminator.
 package enum Extent: Sendable {
     case expression(Program)
     case rest
     case until(Program)
+    case terminator([UInt8])
 }
 
 /// The type of a field after checking.
@@ -216,8 +218,8 @@ package enum FieldType: Sendable {
     case bytes(Extent)
     /// A fixed number of bytes shown as an address (`mac`, `ipv4`, `ipv6`).
     case address(byteCount: Int, display: DisplayHint)
-    case string(Extent)
-    case cString
+    /// Text in an encoding; `cstring` is `.string(.terminator([0]), .utf8)`.
+    case string(Extent, encoding: TextEncoding)
     case enumeration(enumID: Int, base: IntegerType)
     case structure(structID: Int)
     indirect case array(element: FieldType, extent: Extent)

@@ -147,6 +147,8 @@ indirect enum ExpressionSyntax {
     /// A literal as written, up to UInt64.max; expressions take at most Int64.max.
     case integer(UInt64, SchemaLocation)
     case boolean(Bool, SchemaLocation)
+    /// `"GET"`, `"\x89PNG"`, `x"0d0a"`: bytes to compare a field with, or a string's terminator.
+    case bytes([UInt8], SchemaLocation)
     case name(String, SchemaLocation)
     /// `.caseName`, resolved against the enum type expected at that point.
     case enumCase(String, SchemaLocation)
@@ -160,7 +162,7 @@ indirect enum ExpressionSyntax {
 
     var location: SchemaLocation {
         switch self {
-        case .integer(_, let location), .boolean(_, let location), .name(_, let location),
+        case .integer(_, let location), .boolean(_, let location), .bytes(_, let location), .name(_, let location),
             .enumCase(_, let location), .member(_, _, let location), .index(_, _, let location), .unary(_, _, let location),
             .binary(_, _, _, let location), .conditional(_, _, _, let location), .call(_, _, let location):
             return location

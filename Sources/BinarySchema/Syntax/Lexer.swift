@@ -1,3 +1,5 @@
+import BinaryIO
+
 /// A lexical token of the schema language.
 struct Token: Sendable {
     enum Kind: Sendable, Equatable {
@@ -5,6 +7,9 @@ struct Token: Sendable {
         /// The literal's value, unsigned: the checker decides where more than Int64.max is allowed.
         case integer(UInt64)
         case string(String)
+        /// `x"89504e47"`, or a quoted literal whose `\xHH` escapes make it no valid UTF-8: bytes,
+        /// which only expressions take.
+        case byteString([UInt8])
         case symbol(String)
         case endOfFile
     }
@@ -32,6 +37,7 @@ struct Token: Sendable {
         case .identifier(let name): return "'\(name)'"
         case .integer(let value): return "'\(value)'"
         case .string: return "a string literal"
+        case .byteString: return "a byte string literal"
         case .symbol(let symbol): return "'\(symbol)'"
         case .endOfFile: return "end of file"
         }
@@ -71,7 +77,9 @@ struct Lexer {
                 return tokens
             }
             let byte = bytes[index]
-            if Self.isIdentifierStart(byte) {
+            if byte == UInt8(ascii: "x"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\"") {
+                tokens.append(Token(kind: .byteString(lexHexString(column: column)), offset: start, line: line, column: column))
+            } else if Self.isIdentifierStart(byte) {
                 while index < bytes.count, Self.isIdentifierContinue(bytes[index]) { index += 1 }
                 let text = String(decoding: bytes[start..<index], as: UTF8.self)
                 let kind: Token.Kind = text == "_" ? .symbol("_") : .identifier(text)
@@ -79,7 +87,11 @@ struct Lexer {
             } else if Self.isDigit(byte) {
                 tokens.append(Token(kind: .integer(lexInteger(column: column)), offset: start, line: line, column: column))
             } else if byte == UInt8(ascii: "\"") {
-                tokens.append(Token(kind: .string(lexString(column: column)), offset: start, line: line, column: column))
+                let literal = lexString(column: column)
+                // Text wherever the bytes are UTF-8, so attribute arguments (`@protocol("ip")`) stay strings.
+                let kind: Token.Kind = ByteReader.firstInvalidUTF8(literal, in: 0..<literal.count) == nil
+                    ? .string(String(decoding: literal, as: UTF8.self)) : .byteString(literal)
+                tokens.append(Token(kind: kind, offset: start, line: line, column: column))
             } else if let symbol = matchSymbol() {
                 index += symbol.utf8.count
                 tokens.append(Token(kind: .symbol(symbol), offset: start, line: line, column: column))
@@ -189,32 +201,74 @@ struct Lexer {
         return value
     }
 
-    private mutating func lexString(column: Int) -> String {
+    /// A quoted literal's bytes: the UTF-8 of its characters, with the escapes `\n`, `\r`, `\t`,
+    /// `\0`, `\"`, `\\` and `\xHH` (any byte).
+    private mutating func lexString(column: Int) -> [UInt8] {
         index += 1
         var result: [UInt8] = []
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return String(decoding: result, as: UTF8.self)
+                return result
             }
             if byte == UInt8(ascii: "\n") { break }
             if byte == UInt8(ascii: "\\"), index + 1 < bytes.count {
                 let escaped = bytes[index + 1]
+                let escapeColumn = index - lineStart + 1
+                index += 2
                 switch escaped {
                 case UInt8(ascii: "n"): result.append(10)
+                case UInt8(ascii: "r"): result.append(13)
                 case UInt8(ascii: "t"): result.append(9)
+                case UInt8(ascii: "0"): result.append(0)
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"): result.append(escaped)
-                default: report("unknown escape '\\\(String(decoding: [escaped], as: UTF8.self))'", column: index - lineStart + 1)
+                case UInt8(ascii: "x"):
+                    if index + 1 < bytes.count, let high = Self.digitValue(bytes[index]), let low = Self.digitValue(bytes[index + 1]) {
+                        result.append(UInt8(high << 4 | low))
+                        index += 2
+                    } else {
+                        report("'\\x' takes two hex digits, as in \\x1b", column: escapeColumn)
+                    }
+                default: report("unknown escape '\\\(String(decoding: [escaped], as: UTF8.self))'", column: escapeColumn)
                 }
-                index += 2
                 continue
             }
             result.append(byte)
             index += 1
         }
         report("unterminated string literal", column: column)
-        return String(decoding: result, as: UTF8.self)
+        return result
+    }
+
+    /// `x"89 50 4e 47"`: pairs of hex digits, spaces between them allowed.
+    private mutating func lexHexString(column: Int) -> [UInt8] {
+        index += 2
+        var result: [UInt8] = []
+        var pending: Int?
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                if pending != nil { report("a byte string needs two hex digits per byte", column: column) }
+                return result
+            }
+            if byte == UInt8(ascii: "\n") { break }
+            index += 1
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "_") { continue }
+            guard let digit = Self.digitValue(byte) else {
+                report("invalid hex digit '\(String(decoding: [byte], as: UTF8.self))' in a byte string", column: index - lineStart)
+                continue
+            }
+            if let high = pending {
+                result.append(UInt8(high << 4 | digit))
+                pending = nil
+            } else {
+                pending = digit
+            }
+        }
+        report("unterminated string literal", column: column)
+        return result
     }
 
     private mutating func report(_ message: String, line reportLine: Int? = nil, column: Int) {

@@ -259,7 +259,10 @@ struct Parser {
             if current.isSymbol("("), current.line == previous.line {
                 advance()
                 while !current.isSymbol(")") {
-                    if case .string(let text) = current.kind {
+                    // A string alone is an argument (`@protocol("ip")`); one that starts an expression is
+                    // a literal in it (`@assert("GET" == method)`).
+                    if case .string(let text) = current.kind, position + 1 < tokens.count,
+                       tokens[position + 1].isSymbol(",") || tokens[position + 1].isSymbol(")") {
                         arguments.append(.string(text, location(of: current)))
                         advance()
                     } else {
@@ -429,6 +432,12 @@ struct Parser {
         case .integer(let value):
             advance()
             return .integer(value, location(of: token))
+        case .string(let text):
+            advance()
+            return .bytes(Array(text.utf8), location(of: token))
+        case .byteString(let bytes):
+            advance()
+            return .bytes(bytes, location(of: token))
         case .identifier(let name):
             advance()
             if name == "true" { return .boolean(true, location(of: token)) }

@@ -184,6 +184,7 @@ public struct JSONRenderer {
         case .string, .text: sink.appendJSONString(dissection.text(of: index) ?? "")
         case .none: sink.append("null" as StaticString)
         }
+        if node.isInvalidText { sink.append(",\"invalid_text\":true" as StaticString) }
         if case .enumeration(let enumID) = node.kind {
             sink.append(",\"enum\":" as StaticString)
             if let raw = dissection.integer(of: index), let name = names.caseName(ofEnum: Int(enumID), value: raw) {

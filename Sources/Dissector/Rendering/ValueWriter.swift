@@ -76,7 +76,7 @@ enum ValueWriter {
         case .bytes:
             writeBytes(dissection.rawBytes(of: index), hint: hint, into: &sink)
         case .string:
-            writeQuoted(dissection.text(of: index) ?? "", into: &sink)
+            writeString(dissection, node, into: &sink)
         case .dnsName:
             sink.append(dissection.text(of: index) ?? "")
         }
@@ -222,25 +222,53 @@ enum ValueWriter {
     /// ``Text/wrap(_:width:)`` keeps whole).
     private static func writeQuoted(_ text: String, into sink: inout TextSink) {
         sink.append(byte: UInt8(ascii: "\""))
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": sink.append("\\\"" as StaticString)
-            case "\\": sink.append("\\\\" as StaticString)
-            case "\n": sink.append("\\n" as StaticString)
-            case "\r": sink.append("\\r" as StaticString)
-            case "\t": sink.append("\\t" as StaticString)
-            default:
-                if scalar.value == 0 {
-                    sink.append("\\0" as StaticString)
-                } else if scalar.value < 0x20 || scalar.value == 0x7F {
+        for scalar in text.unicodeScalars { writeEscaped(scalar, into: &sink) }
+        sink.append(byte: UInt8(ascii: "\""))
+    }
+
+    /// A string node's text, quoted and escaped as ``writeQuoted(_:into:)`` does, decoded in its
+    /// encoding; bytes that are not text in it are written `\xHH`, and the string is followed by
+    /// ` [invalid ASCII]` (the encoding's name), so no view passes them off as text.
+    private static func writeString(_ dissection: Dissection, _ node: FieldNode, into sink: inout TextSink) {
+        let range = dissection.textByteRange(of: node)
+        sink.append(byte: UInt8(ascii: "\""))
+        dissection.bytes.withUnsafeBufferPointer { bytes in
+            node.textEncoding.decode(UnsafeBufferPointer(rebasing: bytes[range])) { piece in
+                switch piece {
+                case .scalar(let scalar): writeEscaped(scalar, into: &sink)
+                case .invalid(let byte):
                     sink.append("\\x" as StaticString)
-                    sink.appendHex(byte: UInt8(truncatingIfNeeded: scalar.value))
-                } else {
-                    sink.append(String(scalar))
+                    sink.appendHex(byte: byte)
                 }
+                return true
             }
         }
         sink.append(byte: UInt8(ascii: "\""))
+        if node.isInvalidText {
+            sink.append(" [invalid " as StaticString)
+            sink.append(node.textEncoding.displayName)
+            sink.append(byte: UInt8(ascii: "]"))
+        }
+    }
+
+    @inline(__always)
+    private static func writeEscaped(_ scalar: Unicode.Scalar, into sink: inout TextSink) {
+        switch scalar {
+        case "\"": sink.append("\\\"" as StaticString)
+        case "\\": sink.append("\\\\" as StaticString)
+        case "\n": sink.append("\\n" as StaticString)
+        case "\r": sink.append("\\r" as StaticString)
+        case "\t": sink.append("\\t" as StaticString)
+        default:
+            if scalar.value == 0 {
+                sink.append("\\0" as StaticString)
+            } else if scalar.value < 0x20 || scalar.value == 0x7F {
+                sink.append("\\x" as StaticString)
+                sink.appendHex(byte: UInt8(truncatingIfNeeded: scalar.value))
+            } else {
+                for byte in scalar.utf8 { sink.append(byte: byte) }
+            }
+        }
     }
 
     /// A struct made only of 1-bit fields, as the names of those set: `[ack,syn]`. False for other structs.
