@@ -71,7 +71,11 @@ enum Evaluator {
         case 3:
             // `field OP constant` and the like, the most common shape, without the stack.
             if let left = try operand(operations[0], &context), let right = try operand(operations[1], &context) {
-                return try binary(operations[2], left, right)
+                switch operations[2] {
+                case .minimum: return min(left, right)
+                case .maximum: return max(left, right)
+                default: return try binary(operations[2], left, right)
+                }
             }
         case 5:
             // `a == 1 && b != 2` and `a < 1 || a > 9`: two fused comparisons joined by a short circuit.
@@ -142,6 +146,11 @@ enum Evaluator {
                 guard top > 0 else { throw .overflow }
                 top -= 1
                 value = try unary(operation, stack[top], context)
+            case .minimum, .maximum:
+                // Kept out of `binary`, which must stay small enough to be inlined here.
+                guard top > 1 else { throw .overflow }
+                top -= 2
+                if case .minimum = operation { value = min(stack[top], stack[top + 1]) } else { value = max(stack[top], stack[top + 1]) }
             default:
                 guard top > 1 else { throw .overflow }
                 top -= 2
@@ -201,8 +210,6 @@ enum Evaluator {
         case .lessOrEqual: return left <= right ? 1 : 0
         case .greater: return left > right ? 1 : 0
         case .greaterOrEqual: return left >= right ? 1 : 0
-        case .minimum: return min(left, right)
-        case .maximum: return max(left, right)
         default: throw .overflow
         }
     }
