@@ -177,7 +177,7 @@ enum Evaluator {
         }
     }
 
-    @inline(__always)
+    @_transparent
     private static func binary(_ operation: Program.Operation, _ left: Int64, _ right: Int64) throws(EvaluationFailure) -> Int64 {
         func checked(_ result: (partialValue: Int64, overflow: Bool)) throws(EvaluationFailure) -> Int64 {
             guard !result.overflow else { throw .overflow }

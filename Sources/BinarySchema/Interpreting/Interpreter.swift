@@ -218,6 +218,16 @@ public struct Interpreter {
             let holds = try evaluate(field.condition, fieldID: field.fieldID, type: field.type, parent: parent, arrayIndex: -1)
             guard holds != 0 else { return nil }
         }
+        if field.byteOrder >= 0 || field.position >= 0 || field.alignment > 0 { return try parsePlaced(field, parent: parent) }
+        guard field.size >= 0 else {
+            return try parseValue(field.type, fieldID: field.fieldID, parent: parent, arrayIndex: -1)
+        }
+        return try parseSized(field, parent: parent)
+    }
+
+    /// A field with `@little_endian`, `@at` or `@align`: rare, so kept off the common path.
+    @inline(never)
+    private mutating func parsePlaced(_ field: ExecutionPlan.FieldEntry, parent: Int32) throws(Stop) -> Int32? {
         let savedByteOrder = byteOrderOverride
         defer { byteOrderOverride = savedByteOrder }
         if field.byteOrder >= 0 {
@@ -229,6 +239,11 @@ public struct Interpreter {
         guard field.size >= 0 else {
             return try parseValue(field.type, fieldID: field.fieldID, parent: parent, arrayIndex: -1)
         }
+        return try parseSized(field, parent: parent)
+    }
+
+    /// A field with `@size`: its contents read in a scope of exactly that many bytes.
+    private mutating func parseSized(_ field: ExecutionPlan.FieldEntry, parent: Int32) throws(Stop) -> Int32 {
         let length = try evaluate(field.size, fieldID: field.fieldID, type: field.type, parent: parent, arrayIndex: -1)
         let start = try checkedExtent(length, fieldID: field.fieldID, type: field.type, kind: nil, parent: parent,
                                       arrayIndex: -1, narrowsScope: true)
@@ -274,11 +289,11 @@ public struct Interpreter {
             try? reader.restoreLimit(toByte: savedLimit)
         }
         // Its condition and byte order were taken where the field stands.
-        var positioned = field
-        positioned.position = -1
-        positioned.condition = -1
-        positioned.byteOrder = -1
-        return try parseField(positioned, parent: parent)
+        if field.alignment > 0 { try align(field, parent: parent) }
+        guard field.size >= 0 else {
+            return try parseValue(field.type, fieldID: field.fieldID, parent: parent, arrayIndex: -1)
+        }
+        return try parseSized(field, parent: parent)
     }
 
     /// The start and scope end of the nearest enclosing `@offset_base` struct, or of the input.
