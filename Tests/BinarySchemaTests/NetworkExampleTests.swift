@@ -36,18 +36,34 @@ import Testing
         /// them, in dissection order, are the occurrences.
         let paths: [String]
         var comparison: Comparison = .value
-        /// A value of ours tshark shows no field for, left out of ours.
-        var unshown: String?
+        /// Which of our values tshark shows in this field (the others it shows in another, or not at all).
+        var filter: Filter?
 
         init(path: String, comparison: Comparison = .value) {
             paths = [path]
             self.comparison = comparison
         }
 
-        init(paths: [String], comparison: Comparison = .value, unshown: String? = nil) {
+        init(paths: [String], comparison: Comparison = .value, filter: Filter? = nil) {
             self.paths = paths
             self.comparison = comparison
-            self.unshown = unshown
+            self.filter = filter
+        }
+
+        init(path: String, comparison: Comparison = .value, filter: Filter) {
+            self.init(paths: [path], comparison: comparison, filter: filter)
+        }
+    }
+
+    enum Filter: Sendable {
+        case except(String)
+        case only(String)
+
+        func keeps(_ value: String) -> Bool {
+            switch self {
+            case .except(let excluded): value != excluded
+            case .only(let kept): value == kept
+            }
         }
     }
 
@@ -69,6 +85,10 @@ import Testing
         "tcp.srcport": Column(path: "tcp.src_port"), "tcp.dstport": Column(path: "tcp.dst_port"),
     ]
 
+    /// A handshake message's body, and an extension's value in a hello.
+    static let hello = "tls.record[*].handshake[*].body"
+    static let value = "tls.record[*].handshake[*].body.extension[*].value"
+
     static let examples: [String: Example] = [
         "ntp": Example(
             aggregator: "|",
@@ -86,7 +106,7 @@ import Testing
             columns: [
                 "dhcp.type": Column(path: "dhcp.type"),
                 // An RFC 4361 client identifier's type byte (255) has no field in tshark 4.0.
-                "dhcp.hw.type": Column(paths: ["dhcp.hw_type", "dhcp.options[*].value.client_id.hw_type"], unshown: "255"),
+                "dhcp.hw.type": Column(paths: ["dhcp.hw_type", "dhcp.options[*].value.client_id.hw_type"], filter: .except("255")),
                 "dhcp.hw.len": Column(path: "dhcp.hw_len"), "dhcp.hops": Column(path: "dhcp.hops"),
                 "dhcp.id": Column(path: "dhcp.id"), "dhcp.secs": Column(path: "dhcp.secs"),
                 "dhcp.flags.bc": Column(path: "dhcp.flags.bc"), "dhcp.flags.reserved": Column(path: "dhcp.flags.reserved"),
@@ -130,9 +150,70 @@ import Testing
                 "dhcp.fqdn.name": Column(path: "dhcp.options[*].value.fqdn.name", comparison: .string),
             ].merging(ip) { a, _ in a }.merging(udp) { a, _ in a },
             minimum: 500),
+        "tls": Example(
+            columns: [
+                // tshark 4.0 calls a TLS 1.3 record's type 23 its opaque_type, every other type its content_type.
+                "tls.record.content_type": Column(path: "tls.record[*].content_type", filter: .except("23")),
+                "tls.record.opaque_type": Column(path: "tls.record[*].content_type", filter: .only("23")),
+                "tls.record.version": Column(path: "tls.record[*].version"),
+                "tls.record.length": Column(path: "tls.record[*].length"),
+                "tls.app_data": Column(path: "tls.record[*].app_data", comparison: .rawHex),
+                "tls.handshake.type": Column(path: "tls.record[*].handshake[*].type"),
+                "tls.handshake.length": Column(path: "tls.record[*].handshake[*].length"),
+                "tls.handshake.version": Column(path: "\(hello).version"),
+                "tls.handshake.random": Column(path: "\(hello).random", comparison: .rawHex),
+                "tls.handshake.session_id_length": Column(path: "\(hello).session_id_length"),
+                "tls.handshake.session_id": Column(path: "\(hello).session_id", comparison: .rawHex),
+                "tls.handshake.cipher_suites_length": Column(path: "\(hello).cipher_suites_length"),
+                "tls.handshake.ciphersuite": Column(paths: ["\(hello).ciphersuite[*]", "\(hello).ciphersuite"]),
+                "tls.handshake.comp_methods_length": Column(path: "\(hello).comp_methods_length"),
+                "tls.handshake.comp_method": Column(paths: ["\(hello).comp_method[*]", "\(hello).comp_method"]),
+                "tls.handshake.extensions_length": Column(path: "\(hello).extensions_length"),
+                "tls.handshake.extension.type": Column(path: "\(hello).extension[*].type"),
+                "tls.handshake.extension.len": Column(path: "\(hello).extension[*].len"),
+                "tls.handshake.extensions_server_name_list_len": Column(path: "\(value).list_len"),
+                "tls.handshake.extensions_server_name_type": Column(path: "\(value).names[*].type"),
+                "tls.handshake.extensions_server_name_len": Column(path: "\(value).names[*].len"),
+                "tls.handshake.extensions_server_name": Column(path: "\(value).names[*].name", comparison: .string),
+                "tls.handshake.extensions_ec_point_formats_length": Column(path: "\(value).formats_length"),
+                "tls.handshake.extensions_ec_point_format": Column(path: "\(value).formats[*]"),
+                "tls.handshake.extensions_supported_groups_length": Column(path: "\(value).groups_length"),
+                "tls.handshake.extensions_supported_group": Column(path: "\(value).groups[*]"),
+                "tls.handshake.extensions_alpn_len": Column(path: "\(value).alpn_len"),
+                "tls.handshake.extensions_alpn_str_len": Column(path: "\(value).protocols[*].len"),
+                "tls.handshake.extensions_alpn_str": Column(path: "\(value).protocols[*].name", comparison: .string),
+                "tls.handshake.sig_hash_alg_len": Column(path: "\(value).algorithms_length"),
+                "tls.handshake.sig_hash_alg": Column(paths: ["\(value).algorithms[*]", "\(hello).sig_hash_alg"]),
+                "tls.handshake.extensions.supported_versions_len": Column(path: "\(value).versions_len"),
+                "tls.handshake.extensions.supported_version": Column(paths: ["\(value).versions[*]", "\(value).version"]),
+                "tls.extension.psk_ke_modes_length": Column(path: "\(value).psk_ke_modes_length"),
+                "tls.extension.psk_ke_mode": Column(path: "\(value).psk_ke_mode[*]"),
+                "tls.handshake.extensions_key_share_client_length": Column(path: "\(value).client_shares_length"),
+                "tls.handshake.extensions_key_share_group": Column(paths: ["\(value).shares[*].group", "\(value).group"]),
+                "tls.handshake.extensions_key_share_key_exchange_length":
+                    Column(paths: ["\(value).shares[*].key_exchange_length", "\(value).key_exchange_length"]),
+                "tls.handshake.extensions_key_share_key_exchange":
+                    Column(paths: ["\(value).shares[*].key_exchange", "\(value).key_exchange"], comparison: .rawHex),
+                "tls.handshake.extensions_reneg_info_len": Column(path: "\(value).reneg_info_len"),
+                "tls.handshake.certificates_length": Column(path: "\(hello).certificates_length"),
+                "tls.handshake.certificate_length": Column(path: "\(hello).certificates[*].certificate_length"),
+                "tls.handshake.certificate": Column(path: "\(hello).certificates[*].certificate", comparison: .rawHex),
+                "tls.handshake.server_curve_type": Column(path: "\(hello).server_curve_type"),
+                "tls.handshake.server_named_curve": Column(path: "\(hello).server_named_curve"),
+                "tls.handshake.server_point_len": Column(path: "\(hello).server_point_len"),
+                "tls.handshake.server_point": Column(path: "\(hello).server_point", comparison: .rawHex),
+                "tls.handshake.sig_len": Column(path: "\(hello).sig_len"),
+                "tls.handshake.sig": Column(path: "\(hello).sig", comparison: .rawHex),
+                "tls.handshake.client_point_len": Column(path: "\(hello).client_point_len"),
+                "tls.handshake.client_point": Column(path: "\(hello).client_point", comparison: .rawHex),
+                "tls.handshake.session_ticket_lifetime_hint": Column(path: "\(hello).session_ticket_lifetime_hint"),
+                "tls.handshake.session_ticket_length": Column(path: "\(hello).session_ticket_length"),
+                "tls.handshake.session_ticket": Column(path: "\(hello).session_ticket", comparison: .rawHex),
+            ].merging(ip) { a, _ in a }.merging(tcp) { a, _ in a },
+            minimum: 400),
     ]
 
-    @Test(arguments: ["ntp", "dhcp"])
+    @Test(arguments: ["ntp", "dhcp", "tls"])
     func matchesTshark(example name: String) throws {
         let example = try #require(Self.examples[name])
         let examples = repositoryRoot.appendingPathComponent("Corpus/examples")
@@ -154,8 +235,11 @@ import Testing
                 guard let mapping = example.columns[tsharkName] else { continue }
                 let cell = column < row.count ? row[column] : ""
                 let expected = cell.isEmpty ? [] : cell.split(separator: example.aggregator).map(String.init)
-                let nodes = paths.indices.filter { index in mapping.paths.contains { Self.matches(paths[index], $0) } }
-                let ours = nodes.map { Self.ours(dissection, $0, mapping.comparison) }.filter { $0 != mapping.unshown }
+                // An array's node shares its path with a single field's (body.ciphersuite): values only.
+                let nodes = paths.indices.filter { index in
+                    dissection.nodes[index].kind != .array && mapping.paths.contains { Self.matches(paths[index], $0) }
+                }
+                let ours = nodes.map { Self.ours(dissection, $0, mapping.comparison) }.filter { mapping.filter?.keeps($0) ?? true }
                 var theirs = expected.map { Self.theirs($0, mapping.comparison) }
                 if mapping.comparison == .dhcpOptionType, let last = theirs.lastIndex(of: "0") { theirs[last] = "255" }
                 #expect(ours == theirs, "frame \(frameIndex + 1) \(tsharkName) (\(mapping.paths))")
