@@ -15,7 +15,7 @@ import Testing
         case value
         /// Text as it is: bytes in hex (`7f7f0101`), strings (tshark would read `00000000` as 0).
         case text
-        /// A string: ours without the view's quotes (tshark shows `dissect-client` bare).
+        /// A string (or bytes shown @ascii): ours without the view's quotes (tshark shows `dissect-client` bare).
         case string
         /// tshark 4.0 shows some signed bytes unsigned (ntp.precision: 230 for -26).
         case signedByte
@@ -56,18 +56,32 @@ import Testing
     }
 
     enum Filter: Sendable {
+        /// Values other than this one.
         case except(String)
+        /// This value only.
         case only(String)
+        /// Fields whose protocol layer has this value in this field (`mqtt.msgtype` 2: CONNACK's).
+        case inLayer(field: String, value: Int64)
 
-        func keeps(_ value: String) -> Bool {
+        func keeps(_ dissection: Dissection, _ index: Int, _ value: String) -> Bool {
             switch self {
-            case .except(let excluded): value != excluded
-            case .only(let kept): value == kept
+            case .except(let excluded): return value != excluded
+            case .only(let kept): return value == kept
+            case .inLayer(let field, let wanted):
+                var layer = index
+                while layer >= 0, dissection.structType(of: layer)?.protocolAbbreviation == nil {
+                    layer = Int(dissection.nodes[layer].parent)
+                }
+                guard layer >= 0 else { return false }
+                let child = dissection.children(of: layer).first { dissection.name(of: $0) == field }
+                return child.flatMap { dissection.integer(of: $0) } == wanted
             }
         }
     }
 
     struct Example: Sendable {
+        /// A decode-as (`dissect -d table==key,Struct`) for the run, as tshark's `-d`.
+        var decodeAs: (table: String, key: Int64, structName: String)?
         /// The TSV's aggregator for several occurrences (`,`, or `|` where values hold commas).
         var aggregator: Character = ","
         let columns: [String: Column]
@@ -211,13 +225,65 @@ import Testing
                 "tls.handshake.session_ticket": Column(path: "\(hello).session_ticket", comparison: .rawHex),
             ].merging(ip) { a, _ in a }.merging(tcp) { a, _ in a },
             minimum: 400),
+        "mqtt": Example(
+            decodeAs: ("tcp.port", 1884, "MQTTv5"),
+            columns: [
+                "mqtt.msgtype": Column(path: "mqtt.msgtype"), "mqtt.dupflag": Column(path: "mqtt.dupflag"),
+                "mqtt.qos": Column(path: "mqtt.qos"), "mqtt.retain": Column(path: "mqtt.retain"),
+                "mqtt.hdr_reserved": Column(path: "mqtt.hdr_reserved"), "mqtt.len": Column(path: "mqtt.len"),
+                "mqtt.proto_len": Column(path: "mqtt.body.proto_len"),
+                "mqtt.protoname": Column(path: "mqtt.body.protoname", comparison: .string),
+                "mqtt.ver": Column(path: "mqtt.body.ver"),
+                "mqtt.conflag.uname": Column(path: "mqtt.body.conflag.uname"),
+                "mqtt.conflag.passwd": Column(path: "mqtt.body.conflag.passwd"),
+                "mqtt.conflag.retain": Column(path: "mqtt.body.conflag.retain"),
+                "mqtt.conflag.qos": Column(path: "mqtt.body.conflag.qos"),
+                "mqtt.conflag.willflag": Column(path: "mqtt.body.conflag.willflag"),
+                "mqtt.conflag.cleansess": Column(path: "mqtt.body.conflag.cleansess"),
+                "mqtt.conflag.reserved": Column(path: "mqtt.body.conflag.reserved"),
+                "mqtt.kalive": Column(path: "mqtt.body.kalive"),
+                "mqtt.clientid_len": Column(path: "mqtt.body.clientid_len"),
+                "mqtt.clientid": Column(path: "mqtt.body.clientid", comparison: .string),
+                "mqtt.willtopic_len": Column(path: "mqtt.body.willtopic_len"),
+                "mqtt.willtopic": Column(path: "mqtt.body.willtopic", comparison: .string),
+                "mqtt.willmsg_len": Column(path: "mqtt.body.willmsg_len"),
+                "mqtt.willmsg": Column(path: "mqtt.body.willmsg", comparison: .rawHex),
+                "mqtt.username_len": Column(path: "mqtt.body.username_len"),
+                "mqtt.username": Column(path: "mqtt.body.username", comparison: .string),
+                "mqtt.passwd_len": Column(path: "mqtt.body.passwd_len"),
+                "mqtt.passwd": Column(path: "mqtt.body.passwd", comparison: .string),
+                "mqtt.conack.flags.reserved": Column(path: "mqtt.body.flags.reserved"),
+                "mqtt.conack.flags.sp": Column(path: "mqtt.body.flags.sp"),
+                "mqtt.conack.val": Column(path: "mqtt.body.val"),
+                "mqtt.connack.reason_code": Column(path: "mqtt.body.reason_code", filter: .inLayer(field: "msgtype", value: 2)),
+                "mqtt.puback.reason_code": Column(path: "mqtt.body.reason_code", filter: .inLayer(field: "msgtype", value: 4)),
+                "mqtt.topic_len": Column(paths: ["mqtt.body.topic_len", "mqtt.body.subscriptions[*].topic_len"]),
+                "mqtt.topic": Column(paths: ["mqtt.body.topic", "mqtt.body.subscriptions[*].topic"], comparison: .string),
+                "mqtt.msgid": Column(path: "mqtt.body.msgid"),
+                "mqtt.msg": Column(path: "mqtt.body.msg", comparison: .rawHex),
+                "mqtt.sub.qos": Column(path: "mqtt.body.subscriptions[*].options.qos"),
+                "mqtt.suback.qos": Column(path: "mqtt.body.return_codes[*]"),
+                "mqtt.property_len": Column(path: "mqtt.body.properties.property_len"),
+                "mqtt.property_id": Column(path: "mqtt.body.properties.property[*].property_id"),
+                "mqtt.prop_number": Column(path: "mqtt.body.properties.property[*].prop_number"),
+                "mqtt.property.content_type": Column(path: "mqtt.body.properties.property[*].prop_string", comparison: .string),
+                "mqtt.prop_key_len": Column(path: "mqtt.body.properties.property[*].prop_key_len"),
+                "mqtt.prop_key": Column(path: "mqtt.body.properties.property[*].prop_key", comparison: .string),
+                "mqtt.prop_value_len": Column(path: "mqtt.body.properties.property[*].prop_value_len"),
+                "mqtt.prop_value": Column(path: "mqtt.body.properties.property[*].prop_value", comparison: .string),
+            ].merging(ip) { a, _ in a }.merging(tcp) { a, _ in a },
+            minimum: 200),
     ]
 
-    @Test(arguments: ["ntp", "dhcp", "tls"])
+    @Test(arguments: ["ntp", "dhcp", "tls", "mqtt"])
     func matchesTshark(example name: String) throws {
         let example = try #require(Self.examples[name])
         let examples = repositoryRoot.appendingPathComponent("Corpus/examples")
-        let schema = try Self.schema(name)
+        var schema = try Self.schema(name)
+        if let rule = example.decodeAs {
+            let target = try #require(schema.structType(named: rule.structName))
+            schema = try #require(schema.overriding(table: rule.table, keys: rule.key...rule.key, with: target.id))
+        }
         let capture = try PcapFile(contentsOf: examples.appendingPathComponent("\(name).pcap"))
         let root = try #require(schema.rootStruct(forLinkType: capture.linkType))
         let table = try String(contentsOf: examples.appendingPathComponent("\(name).tshark.tsv"), encoding: .utf8)
@@ -239,7 +305,10 @@ import Testing
                 let nodes = paths.indices.filter { index in
                     dissection.nodes[index].kind != .array && mapping.paths.contains { Self.matches(paths[index], $0) }
                 }
-                let ours = nodes.map { Self.ours(dissection, $0, mapping.comparison) }.filter { mapping.filter?.keeps($0) ?? true }
+                let ours = nodes.compactMap { index -> String? in
+                    let value = Self.ours(dissection, index, mapping.comparison)
+                    return mapping.filter?.keeps(dissection, index, value) ?? true ? value : nil
+                }
                 var theirs = expected.map { Self.theirs($0, mapping.comparison) }
                 if mapping.comparison == .dhcpOptionType, let last = theirs.lastIndex(of: "0") { theirs[last] = "255" }
                 #expect(ours == theirs, "frame \(frameIndex + 1) \(tsharkName) (\(mapping.paths))")
@@ -280,7 +349,10 @@ import Testing
         case .text:
             return ValueFormatter.displayText(dissection, index)
         case .string:
-            return dissection.text(of: index) ?? ValueFormatter.displayText(dissection, index)
+            if let text = dissection.text(of: index) { return text }
+            // Bytes shown @ascii: the text between the view's quotes.
+            let shown = ValueFormatter.displayText(dissection, index)
+            return shown.count >= 2 && shown.hasPrefix("\"") && shown.hasSuffix("\"") ? String(shown.dropFirst().dropLast()) : shown
         case .rawHex:
             return dissection.rawBytes(of: index).map { String(format: "%02x", $0) }.joined()
         case .value, .signedByte, .dottedQuad, .dhcpOptionType:
