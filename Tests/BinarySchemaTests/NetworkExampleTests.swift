@@ -26,6 +26,8 @@ import Testing
         case dottedQuad
         /// The field's bytes in hex, whatever it decodes to (dhcp.option.value).
         case rawHex
+        /// A rate in 500 kb/s units against tshark's Mb/s (radiotap.datarate: `2`, `5.5`).
+        case halfUnits
         /// tshark 4.0 gives the End option's dhcp.option.type the value 0 (its dhcp.option.end
         /// says 255): a frame's last 0 there is End's 255.
         case dhcpOptionType
@@ -38,6 +40,9 @@ import Testing
         var comparison: Comparison = .value
         /// Which of our values tshark shows in this field (the others it shows in another, or not at all).
         var filter: Filter?
+        /// tshark fills the field in from others when the packet lacks it (radiotap.datarate from the
+        /// MCS fields): where we have no occurrence, its values are not compared.
+        var derivedByTshark = false
 
         init(path: String, comparison: Comparison = .value) {
             paths = [path]
@@ -52,6 +57,11 @@ import Testing
 
         init(path: String, comparison: Comparison = .value, filter: Filter) {
             self.init(paths: [path], comparison: comparison, filter: filter)
+        }
+
+        init(path: String, comparison: Comparison, derivedByTshark: Bool) {
+            self.init(paths: [path], comparison: comparison)
+            self.derivedByTshark = derivedByTshark
         }
     }
 
@@ -302,9 +312,80 @@ import Testing
                 "quic.remaining_payload": Column(path: "quic.remaining_payload", comparison: .rawHex),
             ].merging(ip) { a, _ in a }.merging(udp) { a, _ in a },
             minimum: 60),
+        "radiotap": Example(
+            columns: [
+                "radiotap.version": Column(path: "radiotap.version"), "radiotap.pad": Column(path: "radiotap.pad"),
+                "radiotap.length": Column(path: "radiotap.length"),
+                "radiotap.present.word": Column(path: "radiotap.present[*].word"),
+                "radiotap.present.tsft": Column(path: "radiotap.present[*].tsft"),
+                "radiotap.present.flags": Column(path: "radiotap.present[*].flags"),
+                "radiotap.present.rate": Column(path: "radiotap.present[*].rate"),
+                "radiotap.present.channel": Column(path: "radiotap.present[*].channel"),
+                "radiotap.present.fhss": Column(path: "radiotap.present[*].fhss"),
+                "radiotap.present.dbm_antsignal": Column(path: "radiotap.present[*].dbm_antsignal"),
+                "radiotap.present.dbm_antnoise": Column(path: "radiotap.present[*].dbm_antnoise"),
+                "radiotap.present.lock_quality": Column(path: "radiotap.present[*].lock_quality"),
+                "radiotap.present.tx_attenuation": Column(path: "radiotap.present[*].tx_attenuation"),
+                "radiotap.present.db_tx_attenuation": Column(path: "radiotap.present[*].db_tx_attenuation"),
+                "radiotap.present.dbm_tx_power": Column(path: "radiotap.present[*].dbm_tx_power"),
+                "radiotap.present.antenna": Column(path: "radiotap.present[*].antenna"),
+                "radiotap.present.db_antsignal": Column(path: "radiotap.present[*].db_antsignal"),
+                "radiotap.present.db_antnoise": Column(path: "radiotap.present[*].db_antnoise"),
+                "radiotap.present.rxflags": Column(path: "radiotap.present[*].rxflags"),
+                "radiotap.present.txflags": Column(path: "radiotap.present[*].txflags"),
+                "radiotap.present.data_retries": Column(path: "radiotap.present[*].data_retries"),
+                "radiotap.present.xchannel": Column(path: "radiotap.present[*].xchannel"),
+                "radiotap.present.mcs": Column(path: "radiotap.present[*].mcs"),
+                "radiotap.present.ampdu": Column(path: "radiotap.present[*].ampdu"),
+                "radiotap.present.vht": Column(path: "radiotap.present[*].vht"),
+                "radiotap.present.timestamp": Column(path: "radiotap.present[*].timestamp"),
+                "radiotap.present.he": Column(path: "radiotap.present[*].he"),
+                "radiotap.present.he_mu": Column(path: "radiotap.present[*].he_mu"),
+                "radiotap.present.l_sig": Column(path: "radiotap.present[*].l_sig"),
+                "radiotap.present.tlv": Column(path: "radiotap.present[*].tlv"),
+                "radiotap.present.rtap_ns": Column(path: "radiotap.present[*].rtap_ns"),
+                "radiotap.present.vendor_ns": Column(path: "radiotap.present[*].vendor_ns"),
+                "radiotap.present.ext": Column(path: "radiotap.present[*].ext"),
+                "radiotap.present.0_length.psdu": Column(path: "radiotap.present[*].zero_length_psdu"),
+                "radiotap.mactime": Column(path: "radiotap.mactime"),
+                "radiotap.flags.cfp": Column(path: "radiotap.flags.cfp"),
+                "radiotap.flags.preamble": Column(path: "radiotap.flags.preamble"),
+                "radiotap.flags.wep": Column(path: "radiotap.flags.wep"),
+                "radiotap.flags.frag": Column(path: "radiotap.flags.frag"),
+                "radiotap.flags.fcs": Column(path: "radiotap.flags.fcs"),
+                "radiotap.flags.datapad": Column(path: "radiotap.flags.datapad"),
+                "radiotap.flags.badfcs": Column(path: "radiotap.flags.badfcs"),
+                "radiotap.flags.shortgi": Column(path: "radiotap.flags.shortgi"),
+                // tshark computes a data rate from the MCS fields when there is no rate field.
+                "radiotap.datarate": Column(path: "radiotap.rate", comparison: .halfUnits, derivedByTshark: true),
+                "radiotap.channel.freq": Column(path: "radiotap.channel.freq"),
+                "radiotap.channel.flags.cck": Column(path: "radiotap.channel.flags.cck"),
+                "radiotap.channel.flags.ofdm": Column(path: "radiotap.channel.flags.ofdm"),
+                "radiotap.channel.flags.2ghz": Column(path: "radiotap.channel.flags.channel_2ghz"),
+                "radiotap.channel.flags.5ghz": Column(path: "radiotap.channel.flags.channel_5ghz"),
+                "radiotap.dbm_antsignal": Column(paths: ["radiotap.dbm_antsignal"] + (1...3).map { "radiotap.namespace_\($0).dbm_antsignal" }),
+                "radiotap.dbm_antnoise": Column(paths: ["radiotap.dbm_antnoise"] + (1...3).map { "radiotap.namespace_\($0).dbm_antnoise" }),
+                "radiotap.antenna": Column(paths: ["radiotap.antenna"] + (1...3).map { "radiotap.namespace_\($0).antenna" }),
+                "radiotap.rxflags.badplcp": Column(path: "radiotap.rxflags.badplcp"),
+                "radiotap.mcs.known": Column(path: "radiotap.mcs.known"), "radiotap.mcs.bw": Column(path: "radiotap.mcs.bw"),
+                "radiotap.mcs.gi": Column(path: "radiotap.mcs.gi"), "radiotap.mcs.format": Column(path: "radiotap.mcs.format"),
+                "radiotap.mcs.fec": Column(path: "radiotap.mcs.fec"), "radiotap.mcs.index": Column(path: "radiotap.mcs.index"),
+                "radiotap.ampdu.reference": Column(path: "radiotap.ampdu.reference"),
+                "radiotap.ampdu.flags": Column(path: "radiotap.ampdu.flags"),
+                "radiotap.vht.bw": Column(path: "radiotap.vht.bw"), "radiotap.vht.gi": Column(path: "radiotap.vht.gi"),
+                "radiotap.vht.mcs.0": Column(path: "radiotap.vht.users[0].mcs"),
+                "radiotap.vht.nss.0": Column(path: "radiotap.vht.users[0].nss"),
+                "radiotap.timestamp.ts": Column(path: "radiotap.timestamp.ts"),
+                "radiotap.timestamp.accuracy": Column(path: "radiotap.timestamp.accuracy"),
+                "radiotap.timestamp.unit": Column(path: "radiotap.timestamp.unit"),
+                "radiotap.timestamp.samplingpos": Column(path: "radiotap.timestamp.samplingpos"),
+                "radiotap.timestamp.flags.32bit": Column(path: "radiotap.timestamp.flags.bit32"),
+                "radiotap.timestamp.flags.accuracy": Column(path: "radiotap.timestamp.flags.accuracy"),
+            ],
+            minimum: 300),
     ]
 
-    @Test(arguments: ["ntp", "dhcp", "tls", "mqtt", "quic"])
+    @Test(arguments: ["ntp", "dhcp", "tls", "mqtt", "quic", "radiotap"])
     func matchesTshark(example name: String) throws {
         let example = try #require(Self.examples[name])
         let examples = repositoryRoot.appendingPathComponent("Corpus/examples")
@@ -340,6 +421,7 @@ import Testing
                 }
                 var theirs = expected.map { Self.theirs($0, mapping.comparison) }
                 if mapping.comparison == .dhcpOptionType, let last = theirs.lastIndex(of: "0") { theirs[last] = "255" }
+                if mapping.derivedByTshark, ours.isEmpty { continue }
                 #expect(ours == theirs, "frame \(frameIndex + 1) \(tsharkName) (\(mapping.paths))")
                 compared += theirs.count
             }
@@ -429,6 +511,9 @@ import Testing
             return shown.count >= 2 && shown.hasPrefix("\"") && shown.hasSuffix("\"") ? String(shown.dropFirst().dropLast()) : shown
         case .rawHex:
             return dissection.rawBytes(of: index).map { String(format: "%02x", $0) }.joined()
+        case .halfUnits:
+            let units = dissection.integer(of: index) ?? -1
+            return units % 2 == 0 ? String(units / 2) : "\(units / 2).5"
         case .value, .signedByte, .dottedQuad, .dhcpOptionType:
             if let value = dissection.integer(of: index) { return String(value) }
             return ValueFormatter.displayText(dissection, index)
@@ -443,7 +528,7 @@ import Testing
 
     static func theirs(_ text: String, _ comparison: Comparison) -> String {
         switch comparison {
-        case .text, .rawHex, .string:
+        case .text, .rawHex, .string, .halfUnits:
             return text
         case .dottedQuad:
             let octets = text.split(separator: ".").compactMap { Int64($0) }
