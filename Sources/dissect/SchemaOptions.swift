@@ -115,6 +115,11 @@ struct DecodeAsRule {
         }
         self.table = table
         self.keys = keys
+        // A table passes no arguments, so neither can a decode-as (as `register` refuses them too).
+        guard !target.fields.contains(where: \.isParameter) else {
+            let abbreviation = target.protocolAbbreviation.map { " (\($0))" } ?? ""
+            throw ValidationError("--decode-as '\(text)': struct '\(target.name)'\(abbreviation) takes parameters, which decode-as cannot pass; name a struct without parameters that reads it")
+        }
         structID = target.id
     }
 }

@@ -355,6 +355,18 @@ import Testing
         }
     }
 
+    /// A table passes no arguments, so a struct with parameters is refused, as `register` refuses it.
+    @Test func decodeAsRefusesAStructWithParameters() throws {
+        let result = try run(["hex", "--root", "Ethernet", "--schema", "Schemas/examples/mqtt.schema", "-d", "udp.port==9999,mqtt",
+                              Self.udpTo9999])
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("Error: --decode-as 'udp.port==9999,mqtt': struct 'MQTT' (mqtt) takes parameters, which decode-as cannot pass; name a struct without parameters that reads it"),
+                "\(result.error)")
+        let wrapper = try run(["hex", "--root", "Ethernet", "--schema", "Schemas/examples/mqtt.schema", "-d", "udp.port==9999,MQTTv5",
+                               "-f", "summary", Self.udpTo9999])
+        #expect(wrapper.status == 0, "\(wrapper.error)")
+    }
+
     @Test func schemaListShowsEveryTableAndWhoRegisteredEachEntry() throws {
         let result = try run(["schema", "list", "-d", "udp.port==8443,dns"])
         #expect(result.status == 0, "\(result.error)")
