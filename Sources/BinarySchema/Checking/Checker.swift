@@ -651,33 +651,38 @@ struct Checker {
                 } else {
                     report(.invalidValue, "@assert takes one bool expression", at: attribute.location)
                 }
-            } else {
-                guard case .string(let format, _)? = attribute.arguments.first else {
-                    report(.invalidValue, "@display takes a format string, then one expression per '{}'", at: attribute.location)
-                    continue
-                }
-                var arguments: [Program] = []
-                for argument in attribute.arguments.dropFirst() {
-                    guard case .expression(let expression) = argument else {
-                        report(.typeMismatch, "@display arguments after the format are expressions", at: attribute.location)
-                        continue
-                    }
-                    if let program = compileProgram(expression, scope: scope, expecting: nil, role: "a @display argument") {
-                        arguments.append(program)
-                    }
-                }
-                let placeholders = format.components(separatedBy: "{}").count - 1
-                if placeholders != attribute.arguments.count - 1 {
-                    report(.invalidValue, "@display format has \(placeholders) '{}' but \(attribute.arguments.count - 1) arguments",
-                           at: attribute.location)
-                }
-                displayFormat = (format, arguments)
+            } else if let checked = checkDisplay(attribute, scope: scope) {
+                displayFormat = checked
             }
         }
         return Field(id: fields.count, name: syntax.name, structID: scope.structID, slot: slot, type: type,
                      condition: condition, constraints: constraints, size: size, display: display,
                      displayFormat: displayFormat, location: syntax.location, littleEndianCondition: littleEndian,
                      position: position, alignment: alignment)
+    }
+
+    /// `@display("fmt {} ...", args...)`: the format and its compiled arguments, or nil (reported).
+    private mutating func checkDisplay(_ attribute: AttributeSyntax, scope: Scope) -> (format: String, arguments: [Program])? {
+        guard case .string(let format, _)? = attribute.arguments.first else {
+            report(.invalidValue, "@display takes a format string, then one expression per '{}'", at: attribute.location)
+            return nil
+        }
+        var arguments: [Program] = []
+        for argument in attribute.arguments.dropFirst() {
+            guard case .expression(let expression) = argument else {
+                report(.typeMismatch, "@display arguments after the format are expressions", at: attribute.location)
+                continue
+            }
+            if let program = compileProgram(expression, scope: scope, expecting: nil, role: "a @display argument") {
+                arguments.append(program)
+            }
+        }
+        let placeholders = format.components(separatedBy: "{}").count - 1
+        if placeholders != attribute.arguments.count - 1 {
+            report(.invalidValue, "@display format has \(placeholders) '{}' but \(attribute.arguments.count - 1) arguments",
+                   at: attribute.location)
+        }
+        return (format, arguments)
     }
 
     /// `let name = expr`: compiled in the scope so far; an integer or a bool, shown with the
@@ -713,26 +718,7 @@ struct Checker {
                 }
                 display = Self.displayHints[attribute.name] ?? .automatic
             case "display":
-                guard case .string(let format, _)? = attribute.arguments.first else {
-                    report(.invalidValue, "@display takes a format string, then one expression per '{}'", at: attribute.location)
-                    continue
-                }
-                var arguments: [Program] = []
-                for argument in attribute.arguments.dropFirst() {
-                    guard case .expression(let expression) = argument else {
-                        report(.typeMismatch, "@display arguments after the format are expressions", at: attribute.location)
-                        continue
-                    }
-                    if let compiledArgument = compileProgram(expression, scope: scope, expecting: nil, role: "a @display argument") {
-                        arguments.append(compiledArgument)
-                    }
-                }
-                let placeholders = format.components(separatedBy: "{}").count - 1
-                if placeholders != attribute.arguments.count - 1 {
-                    report(.invalidValue, "@display format has \(placeholders) '{}' but \(attribute.arguments.count - 1) arguments",
-                           at: attribute.location)
-                }
-                displayFormat = (format, arguments)
+                if let checked = checkDisplay(attribute, scope: scope) { displayFormat = checked }
             default:
                 report(.invalidValue, "'@\(attribute.name)' does not apply to a computed value (known: @hex, @dec, @bin, @display)",
                        at: attribute.location)

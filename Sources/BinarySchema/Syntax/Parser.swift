@@ -293,29 +293,13 @@ struct Parser {
             advance()
             let table = try parseTableName()
             try expectSymbol("(")
-            var keys: [ExpressionSyntax] = []
-            while !current.isSymbol(")") {
-                keys.append(try parseExpression())
-                if current.isSymbol(",") { advance() } else if !current.isSymbol(")") {
-                    throw fail("expected ',' or ')' in the keys of 'dispatch \(table)'")
-                }
-            }
-            advance()
-            return .dispatch(table, keys, location(of: start))
+            return .dispatch(table, try parseArgumentList(of: "the keys of 'dispatch \(table)'"), location(of: start))
         }
         let name = try expectIdentifier("a type")
         var type = TypeSyntax.named(name, location(of: start))
         if current.isSymbol("("), current.line == previous.line {
             advance()
-            var arguments: [ExpressionSyntax] = []
-            while !current.isSymbol(")") {
-                arguments.append(try parseExpression())
-                if current.isSymbol(",") { advance() } else if !current.isSymbol(")") {
-                    throw fail("expected ',' or ')' in the arguments of '\(name)'")
-                }
-            }
-            advance()
-            type = .instance(name, arguments, location(of: start))
+            type = .instance(name, try parseArgumentList(of: "the arguments of '\(name)'"), location(of: start))
         }
         while current.isSymbol("[") {
             let bracket = current
@@ -444,15 +428,7 @@ struct Parser {
             if name == "false" { return .boolean(false, location(of: token)) }
             if current.isSymbol("(") {
                 advance()
-                var arguments: [ExpressionSyntax] = []
-                while !current.isSymbol(")") {
-                    arguments.append(try parseExpression())
-                    if current.isSymbol(",") { advance() } else if !current.isSymbol(")") {
-                        throw fail("expected ',' or ')' in the arguments of '\(name)'")
-                    }
-                }
-                advance()
-                return .call(name, arguments, location(of: token))
+                return .call(name, try parseArgumentList(of: "the arguments of '\(name)'"), location(of: token))
             }
             return .name(name, location(of: token))
         case .symbol("."):
@@ -467,6 +443,19 @@ struct Parser {
         default:
             throw fail("expected an expression, found \(token.describedForError)")
         }
+    }
+
+    /// Expressions separated by commas up to the `)` (the `(` already read), which it consumes.
+    private mutating func parseArgumentList(of what: String) throws(Failure) -> [ExpressionSyntax] {
+        var arguments: [ExpressionSyntax] = []
+        while !current.isSymbol(")") {
+            arguments.append(try parseExpression())
+            if current.isSymbol(",") { advance() } else if !current.isSymbol(")") {
+                throw fail("expected ',' or ')' in \(what)")
+            }
+        }
+        advance()
+        return arguments
     }
 
     // MARK: - Token handling
