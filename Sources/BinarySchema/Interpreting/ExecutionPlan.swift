@@ -472,7 +472,7 @@ final class ExecutionPlan: @unchecked Sendable {
         }
 
         private mutating func lower(_ extent: Extent, into entry: inout TypeEntry) {
-            switch extent {
+            switch extent.form {
             case .expression(let program):
                 entry.extentKind = .expression
                 entry.extent = self.program(program)

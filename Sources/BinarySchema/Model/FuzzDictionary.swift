@@ -63,7 +63,9 @@ package enum FuzzDictionary {
     /// The terminators of a type's strings, in arrays and switch cases too.
     private static func terminators(of type: FieldType) -> [[UInt8]] {
         switch type {
-        case .string(.terminator(let bytes), _): return [bytes]
+        case .string(let extent, _):
+            if case .terminator(let bytes) = extent.form { return [bytes] }
+            return []
         case .array(let element, _): return terminators(of: element)
         case .switchOn(let choice): return (choice.cases.map(\.type) + [choice.defaultType].compactMap { $0 }).flatMap(terminators(of:))
         default: return []

@@ -201,12 +201,58 @@ public enum DisplayHint: String, Sendable, Hashable {
 }
 
 /// A field's declared extent: a count or length, the rest of the scope, until a condition, or
-/// (strings) up to and including a terminator.
-package enum Extent: Sendable {
-    case expression(Program)
-    case rest
-    case until(Program)
-    case terminator([UInt8])
+/// (strings) up to and including a terminator. Made with `.expression(program)`, `.rest`,
+/// `.until(program)` or `.terminator(bytes)`, and read through ``form``.
+///
+/// A struct, not an enum of the four forms: a schema keeps its extents for as long as it lives
+/// (a fuzz target keeps one in a static until exit), and leak checkers that find live memory by
+/// scanning for pointers to it (valgrind, LeakSanitizer) must see the program or bytes an extent
+/// holds. In an enum whose every payload is a reference, Swift stores the case in the unused high
+/// bits of the reference itself (`.until` set bit 62, `.terminator` bit 63), a word no scanner
+/// takes for a pointer; the programs of `until` conditions and the terminators' bytes were reported
+/// "definitely lost" while still in use. Here the kind is a field of its own and the references
+/// are plain words (`Program?` is nil as 0), in a field's type and in an array's box alike
+/// (`LeakCheckerVisibilityTests` checks both).
+package struct Extent: Sendable {
+    /// The extent's form, for a `switch`: made on each read, never stored.
+    package enum Form {
+        case expression(Program)
+        case rest
+        case until(Program)
+        case terminator([UInt8])
+    }
+
+    private enum Kind: UInt8 { case expression, rest, until, terminator }
+
+    private let kind: Kind
+    /// The length, count or `until` condition; nil for the rest of the scope and terminators.
+    private let program: Program?
+    /// A terminator's bytes; empty otherwise.
+    private let bytes: [UInt8]
+
+    private init(kind: Kind, program: Program? = nil, bytes: [UInt8] = []) {
+        self.kind = kind
+        self.program = program
+        self.bytes = bytes
+    }
+
+    /// A count or length.
+    package static func expression(_ program: Program) -> Extent { Extent(kind: .expression, program: program) }
+    /// The rest of the scope.
+    package static var rest: Extent { Extent(kind: .rest) }
+    /// Elements until a condition holds.
+    package static func until(_ program: Program) -> Extent { Extent(kind: .until, program: program) }
+    /// (Strings) up to and including a terminator.
+    package static func terminator(_ bytes: [UInt8]) -> Extent { Extent(kind: .terminator, bytes: bytes) }
+
+    package var form: Form {
+        switch kind {
+        case .expression: return .expression(program!)
+        case .rest: return .rest
+        case .until: return .until(program!)
+        case .terminator: return .terminator(bytes)
+        }
+    }
 }
 
 /// The type of a field after checking.
