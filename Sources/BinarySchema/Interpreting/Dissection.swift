@@ -82,6 +82,8 @@ final class NodeStore {
     @exclusivity(unchecked) var slots: GrowableBuffer<Int32>
     /// Decoded DNS names, by index.
     @exclusivity(unchecked) var texts: [String] = []
+    /// The checksum fields verified after the walk, in node order.
+    @exclusivity(unchecked) var checksumMarks: [ChecksumMark] = []
     private let trailingPadding = CacheLinePadding()
 
     init(nodeCapacity: Int = 256) {
@@ -99,6 +101,7 @@ final class NodeStore {
         frames.removeAll()
         slots.removeAll()
         if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
+        if !checksumMarks.isEmpty { checksumMarks.removeAll(keepingCapacity: true) }
     }
 
     /// What the store holds, to roll back to with ``rollBack(to:)``.
@@ -126,6 +129,7 @@ final class NodeStore {
         copy.frames.append(contentsOf: frames)
         copy.slots.append(contentsOf: slots)
         copy.texts = texts
+        copy.checksumMarks = checksumMarks
         return copy
     }
 

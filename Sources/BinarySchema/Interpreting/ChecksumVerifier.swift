@@ -1,0 +1,295 @@
+/// The schema's `@checksum` fields, lowered once for the pass that verifies them after a walk.
+struct ChecksumPlan: ~Copyable {
+    struct Entry {
+        var slot: Int32
+        var algorithm: ChecksumAlgorithm
+        /// The field reads its value little-endian (an internet checksum's words are big-endian).
+        var littleEndian: Bool
+        var itemStart: Int32
+        var itemCount: Int32
+        /// Program index of `when(...)`, or -1.
+        var condition: Int32
+        var onRequest: Bool
+    }
+
+    /// Per struct: its checksums, and the slots of its `src` and `dst` fields when both are IPv4 or
+    /// both IPv6 addresses (-1 otherwise), where `ip_pseudo` takes its addresses from.
+    struct StructEntry {
+        var start: Int32
+        var count: Int32
+        var sourceSlot: Int32
+        var destinationSlot: Int32
+    }
+
+    let structs: Table<StructEntry>
+    let entries: Table<Entry>
+    let items: Table<ChecksumSpec.Item>
+    /// Each entry's name for ``ChecksumSelection``.
+    let names: [String]
+
+    /// `lower` turns a `when` condition into a program index of the plan being built.
+    init(structs structTypes: [StructType], lower: (Program) -> Int32) {
+        var structs: [StructEntry] = []
+        var entries: [Entry] = []
+        var items: [ChecksumSpec.Item] = []
+        var names: [String] = []
+        for structure in structTypes {
+            let start = Int32(entries.count)
+            for field in structure.fields {
+                guard let checksum = field.checksum else { continue }
+                var littleEndian = false
+                if case .integer(let integer) = field.type { littleEndian = integer.endianness == .little }
+                entries.append(Entry(slot: Int32(field.slot), algorithm: checksum.algorithm, littleEndian: littleEndian,
+                                     itemStart: Int32(items.count), itemCount: Int32(checksum.items.count),
+                                     condition: checksum.condition.map(lower) ?? -1, onRequest: checksum.onRequest))
+                items += checksum.items
+                names.append(structure.checksumName)
+            }
+            func addressSlot(_ name: String) -> (slot: Int32, bytes: Int)? {
+                for field in structure.fields where field.name == name {
+                    if case .address(let byteCount, _) = field.type, byteCount == 4 || byteCount == 16 {
+                        return (Int32(field.slot), byteCount)
+                    }
+                }
+                return nil
+            }
+            var source: Int32 = -1
+            var destination: Int32 = -1
+            if let from = addressSlot("src"), let to = addressSlot("dst"), from.bytes == to.bytes {
+                source = from.slot
+                destination = to.slot
+            }
+            structs.append(StructEntry(start: start, count: Int32(entries.count) - start, sourceSlot: source,
+                                       destinationSlot: destination))
+        }
+        self.structs = Table(structs)
+        self.entries = Table(entries)
+        self.items = Table(items)
+        self.names = names
+    }
+
+    /// Which entries `selection` verifies, by entry index.
+    func enabled(by selection: ChecksumSelection) -> [Bool] {
+        (0..<entries.count).map { selection.verifies(name: names[$0], onRequest: entries[$0].onRequest) }
+    }
+}
+
+/// One verified checksum field, kept beside the nodes.
+struct ChecksumMark: Sendable {
+    let node: Int32
+    let isCorrect: Bool
+    let expected: UInt64
+}
+
+/// Verifies the enabled `@checksum` fields of a finished walk and records the outcome beside the
+/// nodes. It runs after the walk because a checksum may cover bytes read after it (TCP's covers
+/// the payload). A checksum whose field or covered bytes were not all read (absent, or cut short by
+/// the walk's error), or whose `when` does not hold, is left unverified: no mark.
+enum ChecksumVerifier {
+    static func run(store: NodeStore, plan: ExecutionPlan, bytes: [UInt8], enabled: [Bool], errorNode: Int32) {
+        var frameIndex: Int32 = 0
+        while Int(frameIndex) < store.frameCount {
+            defer { frameIndex += 1 }
+            guard let frame = store.frame(frameIndex) else { break }
+            let entry = plan.checksums.structs[frame.structID]
+            guard entry.count > 0 else { continue }
+            for index in entry.start..<(entry.start + entry.count) where enabled.indices.contains(Int(index)) && enabled[Int(index)] {
+                if let mark = verify(plan.checksums.entries[index], frame: frame, frameIndex: frameIndex, store: store, plan: plan,
+                                     bytes: bytes, errorNode: errorNode) {
+                    store.checksumMarks.append(mark)
+                }
+            }
+        }
+        // A struct's checksum may follow a nested struct's (PNG's CRC after its chunk data): keep node order.
+        if store.checksumMarks.count > 1 { store.checksumMarks.sort { $0.node < $1.node } }
+    }
+
+    private static func verify(_ entry: ChecksumPlan.Entry, frame: Frame, frameIndex: Int32, store: NodeStore,
+                               plan: ExecutionPlan, bytes: [UInt8], errorNode: Int32) -> ChecksumMark? {
+        guard let fieldIndex = store.slotNode(frame, entry.slot), fieldIndex != errorNode else { return nil }
+        let field = store.nodes[Int(fieldIndex)]
+        guard !field.isBitField, field.bitStart & 7 == 0, field.bitWidth == entry.algorithm.bits,
+              case .unsigned(let actual) = field.value else { return nil }
+        if entry.condition >= 0 {
+            var context = FrameContext(store: store, plan: plan, frame: frameIndex)
+            guard let holds = try? Evaluator.run(plan.operations(of: entry.condition), in: &context), holds != 0 else { return nil }
+        }
+        // First what is covered, all of it read, and its length (the pseudo-header counts it).
+        var covered = 0
+        var addresses: (source: Range<Int>, destination: Range<Int>)?
+        var item = entry.itemStart
+        while item < entry.itemStart + entry.itemCount {
+            if case .ipPseudoHeader = plan.checksums.items[item] {
+                guard let found = pseudoHeaderAddresses(frame, store: store, plan: plan, bytes: bytes) else { return nil }
+                addresses = found
+            } else {
+                guard let range = byteRange(of: plan.checksums.items[item], frame: frame, store: store, bytes: bytes,
+                                            errorNode: errorNode) else { return nil }
+                covered += range.count
+            }
+            item += 1
+        }
+        if let addresses, addresses.source.count == 4, covered > 0xFFFF { return nil }
+        guard covered <= Int(UInt32.max) else { return nil }
+        // Then the sum, with the checksum field's own bytes counted as zero wherever they fall.
+        let own = field.byteOffset..<(field.byteOffset + field.byteLength)
+        var accumulator = ChecksumAccumulator(entry.algorithm)
+        item = entry.itemStart
+        while item < entry.itemStart + entry.itemCount {
+            switch plan.checksums.items[item] {
+            case .ipPseudoHeader(let protocolNumber):
+                guard let addresses else { return nil }
+                accumulator.update(bytes[addresses.source])
+                accumulator.update(bytes[addresses.destination])
+                if addresses.source.count == 4 {
+                    // RFC 9293 §3.1: zero, protocol, 16-bit length.
+                    accumulator.update(byte: 0)
+                    accumulator.update(byte: protocolNumber)
+                    accumulator.update(byte: UInt8(truncatingIfNeeded: covered >> 8))
+                    accumulator.update(byte: UInt8(truncatingIfNeeded: covered))
+                } else {
+                    // RFC 8200 §8.1: 32-bit length, three zero bytes, next header.
+                    for shift in [24, 16, 8, 0] { accumulator.update(byte: UInt8(truncatingIfNeeded: covered >> shift)) }
+                    accumulator.updateZeros(3)
+                    accumulator.update(byte: protocolNumber)
+                }
+            case let other:
+                guard let range = byteRange(of: other, frame: frame, store: store, bytes: bytes, errorNode: errorNode) else {
+                    return nil
+                }
+                feed(range, zeroing: own, bytes: bytes, into: &accumulator)
+            }
+            item += 1
+        }
+        let computed = accumulator.value
+        guard entry.algorithm == .internet else {
+            return ChecksumMark(node: fieldIndex, isCorrect: actual == computed, expected: computed)
+        }
+        // RFC 1071 verification: the sum including the checksum is all ones. 0x0000 and 0xFFFF are the
+        // same number in one's complement, so either passes where the other does.
+        let sum = UInt16(truncatingIfNeeded: computed)
+        let onWire = entry.littleEndian ? UInt16(truncatingIfNeeded: actual).byteSwapped : UInt16(truncatingIfNeeded: actual)
+        let isCorrect = ChecksumAccumulator.fold(UInt64(sum) + UInt64(onWire)) == 0xFFFF
+        let expected = entry.littleEndian ? (~sum).byteSwapped : ~sum
+        return ChecksumMark(node: fieldIndex, isCorrect: isCorrect, expected: UInt64(expected))
+    }
+
+    /// The bytes of `self` or a span of fields, when all of them were read.
+    private static func byteRange(of item: ChecksumSpec.Item, frame: Frame, store: NodeStore, bytes: [UInt8],
+                                  errorNode: Int32) -> Range<Int>? {
+        let first: Int32
+        let last: Int32
+        switch item {
+        case .wholeStruct:
+            first = frame.node
+            last = frame.node
+        case .fields(let low, let high):
+            guard let lowNode = store.slotNode(frame, Int32(low)), let highNode = store.slotNode(frame, Int32(high)) else {
+                return nil
+            }
+            first = lowNode
+            last = highNode
+        case .ipPseudoHeader:
+            return nil
+        }
+        guard first >= 0, Int(first) < store.nodeCount, last >= first, Int(last) < store.nodeCount else { return nil }
+        let end = store.nodes[Int(last)]
+        // The walk stopped inside: the bytes it did not read are not what the checksum covers.
+        if errorNode >= first, errorNode < end.subtreeEnd { return nil }
+        let lower = store.nodes[Int(first)].byteOffset
+        let upper = end.byteOffset + end.byteLength
+        guard lower <= upper, upper <= bytes.count else { return nil }
+        return lower..<upper
+    }
+
+    /// The `src` and `dst` bytes of the nearest enclosing struct that has both as addresses.
+    private static func pseudoHeaderAddresses(_ frame: Frame, store: NodeStore, plan: ExecutionPlan,
+                                              bytes: [UInt8]) -> (source: Range<Int>, destination: Range<Int>)? {
+        var parentIndex = frame.parent
+        while let parent = store.frame(parentIndex) {
+            let entry = plan.checksums.structs[parent.structID]
+            if entry.sourceSlot >= 0 {
+                guard let source = store.slotNode(parent, entry.sourceSlot),
+                      let destination = store.slotNode(parent, entry.destinationSlot) else { return nil }
+                let from = store.nodes[Int(source)]
+                let to = store.nodes[Int(destination)]
+                let sourceRange = from.byteOffset..<(from.byteOffset + from.byteLength)
+                let destinationRange = to.byteOffset..<(to.byteOffset + to.byteLength)
+                guard sourceRange.count == destinationRange.count, sourceRange.count == 4 || sourceRange.count == 16,
+                      sourceRange.upperBound <= bytes.count, destinationRange.upperBound <= bytes.count else { return nil }
+                return (sourceRange, destinationRange)
+            }
+            parentIndex = parent.parent
+        }
+        return nil
+    }
+
+    /// Feeds `range`, the bytes it shares with `own` (the checksum field) as zeros.
+    private static func feed(_ range: Range<Int>, zeroing own: Range<Int>, bytes: [UInt8],
+                             into accumulator: inout ChecksumAccumulator) {
+        let overlapStart = max(range.lowerBound, own.lowerBound)
+        let overlapEnd = min(range.upperBound, own.upperBound)
+        guard overlapStart < overlapEnd else {
+            accumulator.update(bytes[range])
+            return
+        }
+        accumulator.update(bytes[range.lowerBound..<overlapStart])
+        accumulator.updateZeros(overlapEnd - overlapStart)
+        accumulator.update(bytes[overlapEnd..<range.upperBound])
+    }
+}
+
+/// Evaluates a `when` condition after the walk, against the fields recorded for one struct.
+private struct FrameContext: EvaluationContext {
+    let store: NodeStore
+    let plan: ExecutionPlan
+    let frame: Int32
+
+    func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
+        guard let current = store.frame(frame) else { throw .noEnclosingStruct("field") }
+        guard let node = store.slotNode(current, slot) else { throw .absentField("field") }
+        return try store.integerValue(of: node, "field")
+    }
+
+    func constant(_ index: Int32) -> Int64 { plan.constants[index] }
+
+    func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
+        try store.integerValue(of: try store.resolve(reference, plan: plan, frame: frame, element: -1), "field")
+    }
+
+    func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
+        store.length(of: try store.resolve(reference, plan: plan, frame: frame, element: -1))
+    }
+
+    var remainingBytes: Int64 { 0 }
+    var currentOffset: Int64 { 0 }
+    func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
+}
+
+extension Dissection {
+    /// Every checksum field the walk verified, in node order (``Interpreter/Options/checksums``
+    /// says which are verified).
+    public var checksums: [ChecksumResult] {
+        state.checksumMarks.map { ChecksumResult(node: Int($0.node), isCorrect: $0.isCorrect, expected: $0.expected) }
+    }
+
+    /// The verification of node `index`, when it is a checksum field the walk verified.
+    public func checksum(of index: Int) -> ChecksumResult? {
+        let marks = state.checksumMarks
+        guard !marks.isEmpty else { return nil }
+        var low = 0
+        var high = marks.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            let node = Int(marks[middle].node)
+            if node == index {
+                return ChecksumResult(node: index, isCorrect: marks[middle].isCorrect, expected: marks[middle].expected)
+            }
+            if node < index { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// Whether a verified checksum is wrong.
+    public var hasBadChecksum: Bool { state.checksumMarks.contains { !$0.isCorrect } }
+}
