@@ -80,6 +80,7 @@ public struct FieldRowsRenderer {
             } else {
                 if isLeaf, ValueWriter.writeBitPattern(dissection, index, into: &value) { value.append(" = " as StaticString) }
                 ValueWriter.writeDisplay(dissection, index, into: &value)
+                ValueWriter.writeChecksum(dissection, index, into: &value)
                 if !isLeaf, case .structure = node.kind, layout.isBitLevel(index) {
                     value.append(value.count == 0 ? "" as StaticString : "  (")
                     value.appendDecimal(node.bitWidth)

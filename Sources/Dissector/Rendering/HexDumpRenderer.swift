@@ -123,6 +123,7 @@ public struct HexDumpRenderer {
                 } else {
                     if ValueWriter.writeBitPattern(dissection, leaf, into: &sink) { sink.append(" = " as StaticString) }
                     ValueWriter.writeDisplay(dissection, leaf, into: &sink)
+                    ValueWriter.writeChecksum(dissection, leaf, into: &sink)
                 }
                 if sink.count - valueStart > valueWidth {
                     value.removeAll()

@@ -178,7 +178,14 @@ public struct JSONRenderer {
             sink.truncate(to: displayStart)
             sink.appendJSONString(display.bytes, quoted: false)
         }
-        sink.append("\"}" as StaticString)
+        sink.append(byte: UInt8(ascii: "\""))
+        if let checksum = dissection.checksum(of: index) {
+            sink.append(checksum.isCorrect ? ",\"checksum\":{\"status\":\"good\",\"expected\":" as StaticString
+                        : ",\"checksum\":{\"status\":\"bad\",\"expected\":")
+            sink.appendDecimal(checksum.expected)
+            sink.append(byte: UInt8(ascii: "}"))
+        }
+        sink.append(byte: UInt8(ascii: "}"))
     }
 
     /// The `kind` member and the key after it, in one piece.

@@ -90,6 +90,7 @@ public struct TreeRenderer {
             PathTable.appendName(of: node, names, into: &sink)
             sink.append(": " as StaticString)
             ValueWriter.writeDisplay(dissection, index, into: &sink)
+            ValueWriter.writeChecksum(dissection, index, into: &sink)
             if !isLeaf, case .structure = node.kind {
                 if layout.isBitLevel(index) {
                     sink.append(" (" as StaticString)

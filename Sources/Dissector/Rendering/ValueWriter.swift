@@ -33,6 +33,21 @@ enum ValueWriter {
         }
     }
 
+    /// After a verified checksum field's value: ` [correct]`, or ` [incorrect, should be 0x1c47]`
+    /// (Wireshark's words) with the value in the field's own notation. Nothing for other fields.
+    static func writeChecksum(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
+        guard let result = dissection.checksum(of: index) else { return }
+        guard !result.isCorrect else {
+            sink.append(" [correct]" as StaticString)
+            return
+        }
+        sink.append(" [incorrect, should be " as StaticString)
+        let node = dissection.nodes[index]
+        writeInteger(.unsigned(result.expected), hint: dissection.schema.names.display(ofField: Int(node.fieldID)),
+                     bits: node.bitWidth, into: &sink)
+        sink.append(byte: UInt8(ascii: "]"))
+    }
+
     /// The node's value as its display hint shows it.
     static func writeValue(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
         let node = dissection.nodes[index]
