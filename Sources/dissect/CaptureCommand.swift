@@ -90,6 +90,7 @@ struct CaptureCommand: ParsableCommand {
 
     @OptionGroup var schemas: SchemaOptions
     @OptionGroup var view: ViewOptions
+    @OptionGroup var checksums: ChecksumOptions
 
     @Argument(help: ArgumentHelp("A BPF filter, as for tcpdump (e.g. tcp port 80 and host 10.0.0.1).", valueName: "filter"))
     var filter: [String] = []
@@ -232,7 +233,7 @@ struct CaptureCommand: ParsableCommand {
                 throw ValidationError("no schema claims link type \(capture.linkType) (\(capture.linkTypeName)), and the bundled 'Unrecognized' struct is not loaded")
             }
             return FrameWorker(schema: schema, root: root, view: quiet ? nil : view.format, options: view.renderOptions,
-                               symbols: symbols)
+                               symbols: symbols, checksums: try checksums.selection(for: schema))
         }
     }
 
@@ -371,7 +372,10 @@ final class PacketPrinter {
         let frames = workers.reduce(0) { $0 + $1.frames }
         let bytes = workers.reduce(0) { $0 + $1.bytes }
         let framesWithErrors = workers.reduce(0) { $0 + $1.framesWithErrors }
-        return "\(frames) packet\(frames == 1 ? "" : "s"), \(bytes) bytes, \(framesWithErrors) with errors"
+        let framesWithBadChecksums = workers.reduce(0) { $0 + $1.framesWithBadChecksums }
+        // Said only when there are some: the checksums verified depend on --checksums.
+        let checksums = framesWithBadChecksums > 0 ? ", \(framesWithBadChecksums) with bad checksums" : ""
+        return "\(frames) packet\(frames == 1 ? "" : "s"), \(bytes) bytes, \(framesWithErrors) with errors\(checksums)"
     }
 }
 
@@ -426,10 +430,14 @@ final class FrameWorker: @unchecked Sendable {
     private(set) var frames = 0
     private(set) var bytes = 0
     private(set) var framesWithErrors = 0
+    private(set) var framesWithBadChecksums = 0
     private let trailingPadding = CacheLinePadding()
 
-    init(schema: Schema, root: StructType, view: View?, options: RenderOptions, symbols: SymbolSet = .unicode) {
-        interpreter = Interpreter(schema: schema)
+    init(schema: Schema, root: StructType, view: View?, options: RenderOptions, symbols: SymbolSet = .unicode,
+         checksums: ChecksumSelection = .default) {
+        var walk = Interpreter.Options()
+        walk.checksums = checksums
+        interpreter = Interpreter(schema: schema, options: walk)
         self.root = root
         renderer = view.map { ViewRenderer(view: $0, options: options) }
         self.symbols = symbols
@@ -450,16 +458,17 @@ final class FrameWorker: @unchecked Sendable {
                 packetBytes.removeAll(keepingCapacity: true)
                 packetBytes.append(contentsOf: UnsafeBufferPointer(rebasing: shareBytes[packet.range]))
                 // The dissection borrows the interpreter's working memory: nothing is copied or kept per packet.
-                let failed = interpreter.withDissection(of: packetBytes, root: root) { dissection in
+                let (failed, badChecksum) = interpreter.withDissection(of: packetBytes, root: root) { dissection in
                     if let renderer {
                         let frame = FrameInfo(number: number,
                                               time: CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds),
                                               originalLength: packet.originalLength)
                         renderer.render(dissection, frame: frame, into: &sink)
                     }
-                    return dissection.error != nil
+                    return (dissection.error != nil, dissection.hasBadChecksum)
                 }
                 if failed { framesWithErrors += 1 }
+                if badChecksum { framesWithBadChecksums += 1 }
                 number += 1
                 guard let view = renderer?.view else { continue }
                 sink.newline()
