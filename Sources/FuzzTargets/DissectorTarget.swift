@@ -18,7 +18,7 @@ enum DissectorTarget {
 
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         guard let (root, frame) = try split(bytes) else { return }
-        var walker = Interpreter(schema: BundledSchema.schema)
+        var walker = Interpreter(schema: BundledSchema.schema, options: DissectionInvariants.walkOptions)
         try DissectionInvariants.check(walker.dissect(frame, root: root), root: root.name)
     }
 }
@@ -27,7 +27,7 @@ enum DissectorTarget {
 enum ViewsTarget {
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         guard let (root, frame) = try DissectorTarget.split(bytes) else { return }
-        var walker = Interpreter(schema: BundledSchema.schema)
+        var walker = Interpreter(schema: BundledSchema.schema, options: DissectionInvariants.walkOptions)
         let dissection = walker.dissect(frame, root: root)
         try DissectionInvariants.check(dissection, root: root.name)
         try renderEveryView(dissection, root: root.name)
@@ -49,6 +49,33 @@ enum ViewsTarget {
 
 /// What every dissection must satisfy, whatever the bytes.
 enum DissectionInvariants {
+    /// The default limits, with every checksum verified: the verification pass meets hostile bytes too.
+    static let walkOptions: Interpreter.Options = {
+        var options = Interpreter.Options()
+        options.checksums = .all
+        return options
+    }()
+
+    /// Verified checksums are integer fields the walk read (not the failing one), listed once each
+    /// in node order, and their expected values fit the field.
+    static func checkChecksums(_ dissection: Dissection, root: String) throws(InvariantViolation) {
+        var previous = -1
+        for result in dissection.checksums {
+            try require(result.node > previous && result.node < dissection.nodes.count && result.node != dissection.errorNode,
+                        "\(root): checksum node \(result.node) after \(previous) of \(dissection.nodes.count)")
+            previous = result.node
+            let node = dissection.nodes[result.node]
+            try require(node.kind == .integer && (node.bitWidth == 16 || node.bitWidth == 32),
+                        "\(root): checksum at \(dissection.path(of: result.node)) is not a u16 or u32")
+            try require(result.expected >> UInt64(node.bitWidth) == 0,
+                        "\(root): expected checksum \(result.expected) wider than \(node.bitWidth) bits")
+            try require(dissection.checksum(of: result.node) == result,
+                        "\(root): checksum(of:) disagrees with checksums at \(result.node)")
+        }
+        try require(dissection.hasBadChecksum == dissection.checksums.contains { !$0.isCorrect },
+                    "\(root): hasBadChecksum disagrees with checksums")
+    }
+
     static func check(_ dissection: Dissection, root: String) throws(InvariantViolation) {
         let nodes = dissection.nodes
         let bits = dissection.bytes.count * 8
@@ -75,6 +102,7 @@ enum DissectionInvariants {
             try require(error.node >= 0 && error.node < nodes.count, "\(root): error node \(error.node) of \(nodes.count)")
             try require(!error.description.isEmpty && !error.path.isEmpty, "\(root): an error without a message or path")
         }
+        try checkChecksums(dissection, root: root)
     }
 }
 

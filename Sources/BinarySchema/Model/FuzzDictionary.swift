@@ -53,6 +53,8 @@ package enum FuzzDictionary {
         " <= ", " >= ", " && ", " || ", " << ", " >> ", "[..]", "[", "]", "{", "}", "(", ")", ":", ",", ".", "\"",
         "//", "/*", "*/", "0x", "0b", "table ", "register ", "dispatch ", "heuristic ", "override ", "...",
         "min(", "max(", "udp.port", "tcp.port", "ip.proto", "ethertype",
+        "@checksum(", "internet", "crc32", "crc32c", "crc16_ccitt", "crc16_xmodem", "crc16_kermit", "adler32", "self",
+        "ip_pseudo(", "on_request", "when(", "src", "dst",
     ]
 
     /// One dictionary line per entry: `"\x08\x00"`, libFuzzer's format.
