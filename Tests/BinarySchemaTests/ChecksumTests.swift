@@ -193,6 +193,23 @@ import Testing
         #expect(absent.error == nil && absent.checksums.isEmpty)
     }
 
+    /// A heuristic that does not claim its payload is forgotten with its checksum; the one that
+    /// claims it is verified once.
+    @Test func aHeuristicThatDoesNotClaimLeavesNoChecksum() throws {
+        let schema = """
+            table t: u8
+            register t { heuristic First  heuristic Second }
+            struct Main { k: u8  p: dispatch t(k) }
+            struct First { a: u8  sum: u16 @checksum(crc16_xmodem, a)  tag: u8 == 1 }
+            struct Second { a: u8  sum: u16 @checksum(crc16_xmodem, a)  tag: u8 == 2 }
+            """
+        let dissection = try walk(schema, [0, 0x07, 0x70, 0xE7, 2])
+        #expect(dissection.error == nil)
+        #expect(dissection.checksums.map { dissection.path(of: $0.node) } == ["Main.p.sum"])
+        #expect(dissection.structType(of: try #require(dissection.node(at: "Main.p")))?.name == "Second")
+        #expect(dissection.checksums.map(\.isCorrect) == [true])
+    }
+
     /// `ip_pseudo(n)` prepends the pseudo-header of the nearest enclosing struct with `src` and
     /// `dst` addresses: 12 bytes for IPv4, 40 for IPv6, the length being what else is covered.
     @Test(arguments: [4, 16])

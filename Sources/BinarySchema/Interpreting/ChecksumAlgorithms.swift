@@ -74,30 +74,32 @@ struct CRCParameters: Sendable {
 }
 
 /// A checksum computed over bytes fed in pieces (the pieces a `@checksum` covers, in order).
+/// Plain values only, so feeding it copies no table and retains nothing.
 struct ChecksumAccumulator {
-    private enum State {
-        /// The running sum of 16-bit words; `odd` when a word's first byte is pending.
-        case internet(sum: UInt64, odd: Bool)
-        case crc(register: UInt32, parameters: CRCParameters, table: [UInt32])
-        case adler32(a: UInt32, b: UInt32)
-    }
-
-    private var state: State
+    private let algorithm: ChecksumAlgorithm
+    /// `internet`: the running sum of 16-bit words, and whether a word's first byte is pending.
+    private var sum: UInt64 = 0
+    private var odd = false
+    /// CRCs: the register.
+    private var register: UInt32
+    /// Adler-32's two sums.
+    private var a: UInt32 = 1
+    private var b: UInt32 = 0
 
     init(_ algorithm: ChecksumAlgorithm) {
-        switch algorithm {
-        case .internet: state = .internet(sum: 0, odd: false)
-        case .crc32: state = Self.crc(.crc32, Self.crc32Table)
-        case .crc32c: state = Self.crc(.crc32c, Self.crc32cTable)
-        case .crc16CCITT: state = Self.crc(.crc16CCITT, Self.crc16Table)
-        case .crc16XMODEM: state = Self.crc(.crc16XMODEM, Self.crc16Table)
-        case .crc16KERMIT: state = Self.crc(.crc16KERMIT, Self.crc16ReflectedTable)
-        case .adler32: state = .adler32(a: 1, b: 0)
-        }
+        self.algorithm = algorithm
+        register = Self.parameters(algorithm)?.initial ?? 0
     }
 
-    private static func crc(_ parameters: CRCParameters, _ table: [UInt32]) -> State {
-        .crc(register: parameters.initial, parameters: parameters, table: table)
+    private static func parameters(_ algorithm: ChecksumAlgorithm) -> CRCParameters? {
+        switch algorithm {
+        case .crc32: return .crc32
+        case .crc32c: return .crc32c
+        case .crc16CCITT: return .crc16CCITT
+        case .crc16XMODEM: return .crc16XMODEM
+        case .crc16KERMIT: return .crc16KERMIT
+        case .internet, .adler32: return nil
+        }
     }
 
     // Built once, on first use.
@@ -106,44 +108,49 @@ struct ChecksumAccumulator {
     private static let crc16Table = CRCParameters.crc16CCITT.table()
     private static let crc16ReflectedTable = CRCParameters.crc16KERMIT.table()
 
+    private static func table(_ algorithm: ChecksumAlgorithm) -> [UInt32] {
+        switch algorithm {
+        case .crc32: return crc32Table
+        case .crc32c: return crc32cTable
+        case .crc16KERMIT: return crc16ReflectedTable
+        default: return crc16Table
+        }
+    }
+
     /// Adler-32's modulus: the largest prime below 2^16.
     private static let adlerModulus: UInt32 = 65521
     /// The most bytes Adler-32's sums take before they must be reduced to stay within 32 bits (zlib's NMAX).
     private static let adlerBlock = 5552
 
-    /// Feeds `bytes`.
+    /// Feeds `bytes`, copied first: for tests and one-off sums.
     mutating func update(_ bytes: ArraySlice<UInt8>) {
-        switch state {
-        case .internet(var sum, var odd):
-            var index = bytes.startIndex
-            if odd, index < bytes.endIndex {
-                sum &+= UInt64(bytes[index])
-                index += 1
-                odd = false
-            }
-            // A UInt64 sum of 16-bit words cannot overflow before 2^48 words.
-            while index + 1 < bytes.endIndex {
-                sum &+= UInt64(bytes[index]) << 8 | UInt64(bytes[index + 1])
-                index += 2
-            }
-            if index < bytes.endIndex {
-                sum &+= UInt64(bytes[index]) << 8
-                odd = true
-            }
-            state = .internet(sum: sum, odd: odd)
-        case .crc(var register, let parameters, let table):
-            if parameters.reflected {
-                for byte in bytes { register = table[Int((register ^ UInt32(byte)) & 0xFF)] ^ (register >> 8) }
-            } else {
-                let shift = UInt32(parameters.width - 8)
-                let mask = parameters.mask
-                for byte in bytes {
-                    register = (table[Int(((register >> shift) ^ UInt32(byte)) & 0xFF)] ^ (register << 8)) & mask
+        update(Array(bytes), 0..<bytes.count)
+    }
+
+    /// Feeds `bytes[range]`, without making a slice of them; a range not within `bytes` feeds nothing.
+    mutating func update(_ bytes: [UInt8], _ range: Range<Int>) {
+        guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= bytes.count else { return }
+        switch algorithm {
+        case .internet:
+            // The sum runs once per IPv4 header read: unchecked reads, the range being checked above.
+            (sum, odd) = unsafe bytes.withUnsafeBufferPointer { buffer in
+                var index = range.lowerBound
+                var total = sum
+                if odd {
+                    total &+= UInt64(unsafe buffer[index])
+                    index &+= 1
                 }
+                // A UInt64 sum of 16-bit words cannot overflow before 2^48 words.
+                while index &+ 1 < range.upperBound {
+                    total &+= UInt64(unsafe buffer[index]) &<< 8 | UInt64(unsafe buffer[index &+ 1])
+                    index &+= 2
+                }
+                let pending = index < range.upperBound
+                if pending { total &+= UInt64(unsafe buffer[index]) &<< 8 }
+                return (total, pending)
             }
-            state = .crc(register: register, parameters: parameters, table: table)
-        case .adler32(var a, var b):
-            var rest = bytes[...]
+        case .adler32:
+            var rest = bytes[range]
             while !rest.isEmpty {
                 let block = rest.prefix(Self.adlerBlock)
                 // Within a block neither sum can pass 2^32 (zlib's bound), so the wrapping adds never wrap.
@@ -155,32 +162,45 @@ struct ChecksumAccumulator {
                 b %= Self.adlerModulus
                 rest = rest.dropFirst(block.count)
             }
-            state = .adler32(a: a, b: b)
+        case .crc32, .crc32c, .crc16CCITT, .crc16XMODEM, .crc16KERMIT:
+            guard let parameters = Self.parameters(algorithm) else { return }
+            let table = Self.table(algorithm)
+            var crc = register
+            if parameters.reflected {
+                for byte in bytes[range] { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+            } else {
+                let shift = UInt32(parameters.width - 8)
+                let mask = parameters.mask
+                for byte in bytes[range] { crc = (table[Int(((crc >> shift) ^ UInt32(byte)) & 0xFF)] ^ (crc << 8)) & mask }
+            }
+            register = crc
         }
     }
 
     /// Feeds one byte (the pseudo-header's protocol and length).
     mutating func update(byte: UInt8) {
-        switch state {
-        case .internet(let sum, let odd):
-            state = .internet(sum: sum &+ (odd ? UInt64(byte) : UInt64(byte) << 8), odd: !odd)
-        case .crc(let register, let parameters, let table):
-            let next = parameters.reflected
+        switch algorithm {
+        case .internet:
+            sum &+= odd ? UInt64(byte) : UInt64(byte) << 8
+            odd.toggle()
+        case .adler32:
+            a = (a + UInt32(byte)) % Self.adlerModulus
+            b = (b + a) % Self.adlerModulus
+        case .crc32, .crc32c, .crc16CCITT, .crc16XMODEM, .crc16KERMIT:
+            guard let parameters = Self.parameters(algorithm) else { return }
+            let table = Self.table(algorithm)
+            register = parameters.reflected
                 ? table[Int((register ^ UInt32(byte)) & 0xFF)] ^ (register >> 8)
                 : (table[Int(((register >> UInt32(parameters.width - 8)) ^ UInt32(byte)) & 0xFF)] ^ (register << 8)) & parameters.mask
-            state = .crc(register: next, parameters: parameters, table: table)
-        case .adler32(let a, let b):
-            let sum = (a + UInt32(byte)) % Self.adlerModulus
-            state = .adler32(a: sum, b: (b + sum) % Self.adlerModulus)
         }
     }
 
     /// Feeds `count` zero bytes: the checksum field's own place in what it covers.
     mutating func updateZeros(_ count: Int) {
         guard count > 0 else { return }
-        if case .internet(let sum, let odd) = state {
+        if algorithm == .internet {
             // Zero bytes add nothing to the sum; only the position within a word moves.
-            state = .internet(sum: sum, odd: odd != (count % 2 == 1))
+            odd = odd != (count % 2 == 1)
             return
         }
         for _ in 0..<count { update(byte: 0) }
@@ -189,13 +209,14 @@ struct ChecksumAccumulator {
     /// The checksum of everything fed. For `internet`, the folded one's complement sum itself,
     /// before the final complement: ``ChecksumVerifier`` needs both.
     var value: UInt64 {
-        switch state {
-        case .internet(let sum, _):
+        switch algorithm {
+        case .internet:
             return UInt64(Self.fold(sum))
-        case .crc(let register, let parameters, _):
-            return UInt64((register ^ parameters.xorOut) & parameters.mask)
-        case .adler32(let a, let b):
+        case .adler32:
             return UInt64(b) << 16 | UInt64(a)
+        case .crc32, .crc32c, .crc16CCITT, .crc16XMODEM, .crc16KERMIT:
+            guard let parameters = Self.parameters(algorithm) else { return 0 }
+            return UInt64((register ^ parameters.xorOut) & parameters.mask)
         }
     }
 

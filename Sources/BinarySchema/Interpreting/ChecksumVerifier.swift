@@ -10,6 +10,8 @@ struct ChecksumPlan: ~Copyable {
         /// Program index of `when(...)`, or -1.
         var condition: Int32
         var onRequest: Bool
+        /// An `ip_pseudo` item, whose length is that of the other items: they are measured first.
+        var hasPseudoHeader: Bool
     }
 
     /// Per struct: its checksums, and the slots of its `src` and `dst` fields when both are IPv4 or
@@ -41,7 +43,10 @@ struct ChecksumPlan: ~Copyable {
                 if case .integer(let integer) = field.type { littleEndian = integer.endianness == .little }
                 entries.append(Entry(slot: Int32(field.slot), algorithm: checksum.algorithm, littleEndian: littleEndian,
                                      itemStart: Int32(items.count), itemCount: Int32(checksum.items.count),
-                                     condition: checksum.condition.map(lower) ?? -1, onRequest: checksum.onRequest))
+                                     condition: checksum.condition.map(lower) ?? -1, onRequest: checksum.onRequest,
+                                     hasPseudoHeader: checksum.items.contains {
+                                         if case .ipPseudoHeader = $0 { return true } else { return false }
+                                     }))
                 items += checksum.items
                 names.append(structure.checksumName)
             }
@@ -87,21 +92,42 @@ struct ChecksumMark: Sendable {
 /// the walk's error), or whose `when` does not hold, is left unverified: no mark.
 enum ChecksumVerifier {
     static func run(store: NodeStore, plan: ExecutionPlan, bytes: [UInt8], enabled: [Bool], errorNode: Int32) {
-        var frameIndex: Int32 = 0
-        while Int(frameIndex) < store.frameCount {
-            defer { frameIndex += 1 }
-            guard let frame = store.frame(frameIndex) else { break }
+        // Every struct read is looked at, a dozen per packet: the frames in place (appending marks
+        // leaves them as they are), skipped by a loop of its own that keeps to registers.
+        let frames = unsafe store.frames.elements
+        var frameIndex = unsafe nextFrameWithChecksums(from: 0, in: frames, plan.checksums.structs)
+        while frameIndex < frames.count {
+            let frame = unsafe frames[frameIndex]
             let entry = plan.checksums.structs[frame.structID]
-            guard entry.count > 0 else { continue }
             for index in entry.start..<(entry.start + entry.count) where enabled.indices.contains(Int(index)) && enabled[Int(index)] {
-                if let mark = verify(plan.checksums.entries[index], frame: frame, frameIndex: frameIndex, store: store, plan: plan,
-                                     bytes: bytes, errorNode: errorNode) {
+                if let mark = verify(plan.checksums.entries[index], frame: frame, frameIndex: Int32(truncatingIfNeeded: frameIndex),
+                                     store: store, plan: plan, bytes: bytes, errorNode: errorNode) {
                     store.checksumMarks.append(mark)
                 }
             }
+            frameIndex = unsafe nextFrameWithChecksums(from: frameIndex + 1, in: frames, plan.checksums.structs)
         }
-        // A struct's checksum may follow a nested struct's (PNG's CRC after its chunk data): keep node order.
-        if store.checksumMarks.count > 1 { store.checksumMarks.sort { $0.node < $1.node } }
+        // A struct's checksum may follow a nested struct's (PNG's CRC after its chunk data): keep node
+        // order, by insertion (there are a few).
+        var sorted = 1
+        while sorted < store.checksumMarks.count {
+            let mark = store.checksumMarks[sorted]
+            var position = sorted
+            while position > 0, store.checksumMarks[position - 1].node > mark.node {
+                store.checksumMarks[position] = store.checksumMarks[position - 1]
+                position -= 1
+            }
+            store.checksumMarks[position] = mark
+            sorted += 1
+        }
+    }
+
+    /// The first frame from `start` on whose struct has checksums, or `frames.count`.
+    private static func nextFrameWithChecksums(from start: Int, in frames: UnsafeBufferPointer<Frame>,
+                                               _ structs: borrowing Table<ChecksumPlan.StructEntry>) -> Int {
+        var index = start
+        while index < frames.count, structs[unsafe frames[index].structID].count == 0 { index += 1 }
+        return index
     }
 
     private static func verify(_ entry: ChecksumPlan.Entry, frame: Frame, frameIndex: Int32, store: NodeStore,
@@ -114,23 +140,25 @@ enum ChecksumVerifier {
             var context = FrameContext(store: store, plan: plan, frame: frameIndex)
             guard let holds = try? Evaluator.run(plan.operations(of: entry.condition), in: &context), holds != 0 else { return nil }
         }
-        // First what is covered, all of it read, and its length (the pseudo-header counts it).
+        // With a pseudo-header, first the length of the rest (all of it read) and the addresses.
         var covered = 0
         var addresses: (source: Range<Int>, destination: Range<Int>)?
         var item = entry.itemStart
-        while item < entry.itemStart + entry.itemCount {
-            if case .ipPseudoHeader = plan.checksums.items[item] {
-                guard let found = pseudoHeaderAddresses(frame, store: store, plan: plan, bytes: bytes) else { return nil }
-                addresses = found
-            } else {
-                guard let range = byteRange(of: plan.checksums.items[item], frame: frame, store: store, bytes: bytes,
-                                            errorNode: errorNode) else { return nil }
-                covered += range.count
+        if entry.hasPseudoHeader {
+            while item < entry.itemStart + entry.itemCount {
+                if case .ipPseudoHeader = plan.checksums.items[item] {
+                    guard let found = pseudoHeaderAddresses(frame, store: store, plan: plan, bytes: bytes) else { return nil }
+                    addresses = found
+                } else {
+                    guard let range = byteRange(of: plan.checksums.items[item], frame: frame, store: store, bytes: bytes,
+                                                errorNode: errorNode) else { return nil }
+                    covered += range.count
+                }
+                item += 1
             }
-            item += 1
+            if let addresses, addresses.source.count == 4, covered > 0xFFFF { return nil }
+            guard covered <= Int(UInt32.max) else { return nil }
         }
-        if let addresses, addresses.source.count == 4, covered > 0xFFFF { return nil }
-        guard covered <= Int(UInt32.max) else { return nil }
         // Then the sum, with the checksum field's own bytes counted as zero wherever they fall.
         let own = field.byteOffset..<(field.byteOffset + field.byteLength)
         var accumulator = ChecksumAccumulator(entry.algorithm)
@@ -139,8 +167,8 @@ enum ChecksumVerifier {
             switch plan.checksums.items[item] {
             case .ipPseudoHeader(let protocolNumber):
                 guard let addresses else { return nil }
-                accumulator.update(bytes[addresses.source])
-                accumulator.update(bytes[addresses.destination])
+                accumulator.update(bytes, addresses.source)
+                accumulator.update(bytes, addresses.destination)
                 if addresses.source.count == 4 {
                     // RFC 9293 §3.1: zero, protocol, 16-bit length.
                     accumulator.update(byte: 0)
@@ -149,7 +177,10 @@ enum ChecksumVerifier {
                     accumulator.update(byte: UInt8(truncatingIfNeeded: covered))
                 } else {
                     // RFC 8200 §8.1: 32-bit length, three zero bytes, next header.
-                    for shift in [24, 16, 8, 0] { accumulator.update(byte: UInt8(truncatingIfNeeded: covered >> shift)) }
+                    accumulator.update(byte: UInt8(truncatingIfNeeded: covered >> 24))
+                    accumulator.update(byte: UInt8(truncatingIfNeeded: covered >> 16))
+                    accumulator.update(byte: UInt8(truncatingIfNeeded: covered >> 8))
+                    accumulator.update(byte: UInt8(truncatingIfNeeded: covered))
                     accumulator.updateZeros(3)
                     accumulator.update(byte: protocolNumber)
                 }
@@ -230,12 +261,12 @@ enum ChecksumVerifier {
         let overlapStart = max(range.lowerBound, own.lowerBound)
         let overlapEnd = min(range.upperBound, own.upperBound)
         guard overlapStart < overlapEnd else {
-            accumulator.update(bytes[range])
+            accumulator.update(bytes, range)
             return
         }
-        accumulator.update(bytes[range.lowerBound..<overlapStart])
+        accumulator.update(bytes, range.lowerBound..<overlapStart)
         accumulator.updateZeros(overlapEnd - overlapStart)
-        accumulator.update(bytes[overlapEnd..<range.upperBound])
+        accumulator.update(bytes, overlapEnd..<range.upperBound)
     }
 }
 
@@ -270,20 +301,23 @@ extension Dissection {
     /// Every checksum field the walk verified, in node order (``Interpreter/Options/checksums``
     /// says which are verified).
     public var checksums: [ChecksumResult] {
-        state.checksumMarks.map { ChecksumResult(node: Int($0.node), isCorrect: $0.isCorrect, expected: $0.expected) }
+        (0..<state.checksumMarks.count).map { index in
+            let mark = state.checksumMarks[index]
+            return ChecksumResult(node: Int(mark.node), isCorrect: mark.isCorrect, expected: mark.expected)
+        }
     }
 
     /// The verification of node `index`, when it is a checksum field the walk verified.
     public func checksum(of index: Int) -> ChecksumResult? {
-        let marks = state.checksumMarks
-        guard !marks.isEmpty else { return nil }
+        let store = state
         var low = 0
-        var high = marks.count
+        var high = store.checksumMarks.count
         while low < high {
             let middle = low + (high - low) / 2
-            let node = Int(marks[middle].node)
+            let mark = store.checksumMarks[middle]
+            let node = Int(mark.node)
             if node == index {
-                return ChecksumResult(node: index, isCorrect: marks[middle].isCorrect, expected: marks[middle].expected)
+                return ChecksumResult(node: index, isCorrect: mark.isCorrect, expected: mark.expected)
             }
             if node < index { low = middle + 1 } else { high = middle }
         }
@@ -291,5 +325,9 @@ extension Dissection {
     }
 
     /// Whether a verified checksum is wrong.
-    public var hasBadChecksum: Bool { state.checksumMarks.contains { !$0.isCorrect } }
+    public var hasBadChecksum: Bool {
+        let store = state
+        for index in 0..<store.checksumMarks.count where !store.checksumMarks[index].isCorrect { return true }
+        return false
+    }
 }

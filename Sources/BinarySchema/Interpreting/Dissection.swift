@@ -83,7 +83,7 @@ final class NodeStore {
     /// Decoded DNS names, by index.
     @exclusivity(unchecked) var texts: [String] = []
     /// The checksum fields verified after the walk, in node order.
-    @exclusivity(unchecked) var checksumMarks: [ChecksumMark] = []
+    @exclusivity(unchecked) var checksumMarks = GrowableBuffer<ChecksumMark>(capacity: 4)
     private let trailingPadding = CacheLinePadding()
 
     init(nodeCapacity: Int = 256) {
@@ -101,7 +101,7 @@ final class NodeStore {
         frames.removeAll()
         slots.removeAll()
         if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
-        if !checksumMarks.isEmpty { checksumMarks.removeAll(keepingCapacity: true) }
+        checksumMarks.removeAll()
     }
 
     /// What the store holds, to roll back to with ``rollBack(to:)``.
@@ -129,7 +129,7 @@ final class NodeStore {
         copy.frames.append(contentsOf: frames)
         copy.slots.append(contentsOf: slots)
         copy.texts = texts
-        copy.checksumMarks = checksumMarks
+        copy.checksumMarks.append(contentsOf: checksumMarks)
         return copy
     }
 
