@@ -309,6 +309,7 @@ extension Dissection {
 
     /// The verification of node `index`, when it is a checksum field the walk verified.
     public func checksum(of index: Int) -> ChecksumResult? {
+        guard checksumCount > 0 else { return nil }
         let store = state
         var low = 0
         var high = store.checksumMarks.count
@@ -326,6 +327,7 @@ extension Dissection {
 
     /// Whether a verified checksum is wrong.
     public var hasBadChecksum: Bool {
+        guard checksumCount > 0 else { return false }
         let store = state
         for index in 0..<store.checksumMarks.count where !store.checksumMarks[index].isCorrect { return true }
         return false

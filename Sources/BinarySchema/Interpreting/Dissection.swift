@@ -268,6 +268,8 @@ public struct Dissection {
     public let error: DissectionError?
     /// The failing node (``DissectionError/node``), or -1: a plain integer for per-node checks.
     public let errorNode: Int
+    /// How many checksum fields the walk verified: views look for marks only when there are some.
+    package let checksumCount: Int
     var state: NodeStore { nodes.store }
 
     init(schema: Schema, bytes: [UInt8], store: NodeStore, error: DissectionError?) {
@@ -276,6 +278,7 @@ public struct Dissection {
         self.nodes = FieldNodes(store: store, count: store.nodeCount)
         self.error = error
         errorNode = error?.node ?? -1
+        checksumCount = store.checksumMarks.count
     }
 
     /// Indices of the direct children of node `index`.

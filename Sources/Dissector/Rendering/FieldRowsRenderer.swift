@@ -61,6 +61,7 @@ public struct FieldRowsRenderer {
         var shownBytes = -1..<(-1)
         var gaps = layout.gaps[...]
         var value = scratch.value
+        var checksums = ValueWriter.ChecksumCursor(dissection)
         for index in dissection.nodes.indices {
             let node = dissection.nodes[index]
             // Bytes no field claims before this node get their rows first.
@@ -80,7 +81,7 @@ public struct FieldRowsRenderer {
             } else {
                 if isLeaf, ValueWriter.writeBitPattern(dissection, index, into: &value) { value.append(" = " as StaticString) }
                 ValueWriter.writeDisplay(dissection, index, into: &value)
-                ValueWriter.writeChecksum(dissection, index, into: &value)
+                if index >= checksums.upcoming { ValueWriter.writeChecksum(&checksums, dissection, index, into: &value) }
                 if !isLeaf, case .structure = node.kind, layout.isBitLevel(index) {
                     value.append(value.count == 0 ? "" as StaticString : "  (")
                     value.appendDecimal(node.bitWidth)

@@ -47,6 +47,8 @@ public struct HexDumpRenderer {
         let valueWidth = max(20, options.width - valueColumn)
         frame.writeHeading(layout, style: style, into: &sink)
         var leaves = layout.leaves[...]
+        // Leaves come in byte order, which need not be node order.
+        let checksums = ValueWriter.ChecksumCursor(dissection)
         var gaps = layout.gaps[...]
         var value = scratch.value
         var lineStart = 0
@@ -123,7 +125,9 @@ public struct HexDumpRenderer {
                 } else {
                     if ValueWriter.writeBitPattern(dissection, leaf, into: &sink) { sink.append(" = " as StaticString) }
                     ValueWriter.writeDisplay(dissection, leaf, into: &sink)
-                    ValueWriter.writeChecksum(dissection, leaf, into: &sink)
+                    if leaf >= checksums.upcoming, let checksum = checksums.find(leaf) {
+                        ValueWriter.writeChecksum(checksum, dissection, leaf, into: &sink)
+                    }
                 }
                 if sink.count - valueStart > valueWidth {
                     value.removeAll()

@@ -34,9 +34,8 @@ enum ValueWriter {
     }
 
     /// After a verified checksum field's value: ` [correct]`, or ` [incorrect, should be 0x1c47]`
-    /// (Wireshark's words) with the value in the field's own notation. Nothing for other fields.
-    static func writeChecksum(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
-        guard let result = dissection.checksum(of: index) else { return }
+    /// (Wireshark's words) with the value in the field's own notation.
+    static func writeChecksum(_ result: ChecksumResult, _ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
         guard !result.isCorrect else {
             sink.append(" [correct]" as StaticString)
             return
@@ -46,6 +45,42 @@ enum ValueWriter {
         writeInteger(.unsigned(result.expected), hint: dissection.schema.names.display(ofField: Int(node.fieldID)),
                      bits: node.bitWidth, into: &sink)
         sink.append(byte: UInt8(ascii: "]"))
+    }
+
+    /// A frame's verified checksums, met in node order as a view goes through the nodes: the view
+    /// compares each node with ``upcoming`` (`Int.max` when none is left; most frames verify
+    /// nothing), and only there looks further.
+    struct ChecksumCursor {
+        private let results: [ChecksumResult]
+        private var position = 0
+        /// The node of the next checksum field.
+        private(set) var upcoming = Int.max
+
+        init(_ dissection: Dissection) {
+            results = dissection.checksumCount > 0 ? dissection.checksums : []
+            upcoming = results.first?.node ?? Int.max
+        }
+
+        /// The result for node `index` (nodes given in increasing order), moving past it.
+        mutating func take(_ index: Int) -> ChecksumResult? {
+            while position < results.count, results[position].node < index { position += 1 }
+            let found = position < results.count && results[position].node == index ? results[position] : nil
+            if found != nil { position += 1 }
+            upcoming = position < results.count ? results[position].node : Int.max
+            return found
+        }
+
+        /// The result for node `index`, nodes given in any order.
+        func find(_ index: Int) -> ChecksumResult? {
+            results.first { $0.node == index }
+        }
+    }
+
+    /// ``writeChecksum(_:_:_:into:)`` for node `index` if it is a checksum field; for views going
+    /// through the nodes in order, once they reach ``ChecksumCursor/upcoming``.
+    static func writeChecksum(_ cursor: inout ChecksumCursor, _ dissection: Dissection, _ index: Int,
+                              into sink: inout TextSink) {
+        if let result = cursor.take(index) { writeChecksum(result, dissection, index, into: &sink) }
     }
 
     /// The node's value as its display hint shows it.
