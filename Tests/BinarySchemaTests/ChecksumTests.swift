@@ -121,6 +121,15 @@ import Testing
         #expect(try result(try walk(swapped, [0x12, 0x34, 0x00, 0x00, 0x56]), "Main.sum")?.expected == 0xCB97)
     }
 
+    /// A checksum at an odd offset in what it covers straddles two words, so it is summed
+    /// byte-swapped: 12 | ff ed sums to 0x12ff + 0xed00 = 0xffff.
+    @Test func internetChecksumAtAnOddOffset() throws {
+        let schema = "struct Main { a: u8  sum: u16 @hex @checksum(internet, self) }"
+        #expect(try result(try walk(schema, [0x12, 0xFF, 0xED]), "Main.sum")?.isCorrect == true)
+        let bad = try #require(try result(try walk(schema, [0x12, 0x00, 0x00]), "Main.sum"))
+        #expect(!bad.isCorrect && bad.expected == 0xFFED)
+    }
+
     /// 0x0000 and 0xFFFF are both zero in one's complement: where the rest sums to 0xFFFF, either verifies.
     @Test func internetChecksumAcceptsBothZeros() throws {
         let schema = "struct Main { a: u16  sum: u16 @checksum(internet, self) }"

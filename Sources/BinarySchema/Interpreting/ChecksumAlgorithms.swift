@@ -132,23 +132,13 @@ struct ChecksumAccumulator {
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= bytes.count else { return }
         switch algorithm {
         case .internet:
-            // The sum runs once per IPv4 header read: unchecked reads, the range being checked above.
-            (sum, odd) = unsafe bytes.withUnsafeBufferPointer { buffer in
-                var index = range.lowerBound
-                var total = sum
-                if odd {
-                    total &+= UInt64(unsafe buffer[index])
-                    index &+= 1
-                }
-                // A UInt64 sum of 16-bit words cannot overflow before 2^48 words.
-                while index &+ 1 < range.upperBound {
-                    total &+= UInt64(unsafe buffer[index]) &<< 8 | UInt64(unsafe buffer[index &+ 1])
-                    index &+= 2
-                }
-                let pending = index < range.upperBound
-                if pending { total &+= UInt64(unsafe buffer[index]) &<< 8 }
-                return (total, pending)
+            var index = range.lowerBound
+            if odd {
+                sum &+= UInt64(bytes[index])
+                index += 1
             }
+            sum &+= Self.internetSum(bytes, index..<range.upperBound)
+            odd = (range.upperBound - index) % 2 == 1
         case .adler32:
             var rest = bytes[range]
             while !rest.isEmpty {
@@ -217,6 +207,32 @@ struct ChecksumAccumulator {
         case .crc32, .crc32c, .crc16CCITT, .crc16XMODEM, .crc16KERMIT:
             guard let parameters = Self.parameters(algorithm) else { return 0 }
             return UInt64((register ^ parameters.xorOut) & parameters.mask)
+        }
+    }
+
+    /// Whether the next byte fed is the second of a 16-bit word (`internet`).
+    var isOddPosition: Bool { odd }
+
+    /// The sum of `bytes[range]` (checked to lie within `bytes`; else 0) as 16-bit big-endian words,
+    /// an odd last byte padded with zero, not folded.
+    static func internetSum(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64 {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else { return 0 }
+        // Once per IPv4 header read, by default: unchecked reads, the range being checked above, four
+        // words at a time. A UInt64 sum of 16-bit words cannot overflow before 2^48 words.
+        return unsafe bytes.withUnsafeBytes { buffer in
+            var index = range.lowerBound
+            var total: UInt64 = 0
+            while index &+ 8 <= range.upperBound {
+                let words = UInt64(bigEndian: unsafe buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                total &+= (words &>> 48) &+ (words &>> 32 & 0xFFFF) &+ (words &>> 16 & 0xFFFF) &+ (words & 0xFFFF)
+                index &+= 8
+            }
+            while index &+ 1 < range.upperBound {
+                total &+= UInt64(unsafe buffer[index]) &<< 8 | UInt64(unsafe buffer[index &+ 1])
+                index &+= 2
+            }
+            if index < range.upperBound { total &+= UInt64(unsafe buffer[index]) &<< 8 }
+            return total
         }
     }
 

@@ -12,6 +12,8 @@ struct ChecksumPlan: ~Copyable {
         var onRequest: Bool
         /// An `ip_pseudo` item, whose length is that of the other items: they are measured first.
         var hasPseudoHeader: Bool
+        /// An internet checksum over one span (the IPv4 header's): verified by one sum, as read.
+        var isSingleInternetSpan: Bool
     }
 
     /// Per struct: its checksums, and the slots of its `src` and `dst` fields when both are IPv4 or
@@ -46,7 +48,9 @@ struct ChecksumPlan: ~Copyable {
                                      condition: checksum.condition.map(lower) ?? -1, onRequest: checksum.onRequest,
                                      hasPseudoHeader: checksum.items.contains {
                                          if case .ipPseudoHeader = $0 { return true } else { return false }
-                                     }))
+                                     },
+                                     isSingleInternetSpan: checksum.algorithm == .internet && checksum.items.count == 1
+                                         && checksum.items.allSatisfy { if case .ipPseudoHeader = $0 { false } else { true } }))
                 items += checksum.items
                 names.append(structure.checksumName)
             }
@@ -140,6 +144,17 @@ enum ChecksumVerifier {
             var context = FrameContext(store: store, plan: plan, frame: frameIndex)
             guard let holds = try? Evaluator.run(plan.operations(of: entry.condition), in: &context), holds != 0 else { return nil }
         }
+        let own = field.byteOffset..<(field.byteOffset + field.byteLength)
+        // RFC 1071 verification as a receiver does it: the covered bytes, the checksum among them as
+        // read, sum to all ones. Only a wrong checksum needs the value it should have, below.
+        if entry.isSingleInternetSpan {
+            guard let range = byteRange(of: plan.checksums.items[entry.itemStart], frame: frame, store: store,
+                                        bytes: bytes, errorNode: errorNode) else { return nil }
+            if range.lowerBound <= own.lowerBound, own.upperBound <= range.upperBound,
+               ChecksumAccumulator.fold(ChecksumAccumulator.internetSum(bytes, range)) == 0xFFFF {
+                return ChecksumMark(node: fieldIndex, isCorrect: true, expected: actual)
+            }
+        }
         // With a pseudo-header, first the length of the rest (all of it read) and the addresses.
         var covered = 0
         var addresses: (source: Range<Int>, destination: Range<Int>)?
@@ -160,8 +175,9 @@ enum ChecksumVerifier {
             guard covered <= Int(UInt32.max) else { return nil }
         }
         // Then the sum, with the checksum field's own bytes counted as zero wherever they fall.
-        let own = field.byteOffset..<(field.byteOffset + field.byteLength)
         var accumulator = ChecksumAccumulator(entry.algorithm)
+        // Whether the field starts in the middle of a 16-bit word of the sum (`internet`).
+        var ownIsOdd = false
         item = entry.itemStart
         while item < entry.itemStart + entry.itemCount {
             switch plan.checksums.items[item] {
@@ -188,7 +204,7 @@ enum ChecksumVerifier {
                 guard let range = byteRange(of: other, frame: frame, store: store, bytes: bytes, errorNode: errorNode) else {
                     return nil
                 }
-                feed(range, zeroing: own, bytes: bytes, into: &accumulator)
+                feed(range, zeroing: own, bytes: bytes, into: &accumulator, ownIsOdd: &ownIsOdd)
             }
             item += 1
         }
@@ -197,12 +213,16 @@ enum ChecksumVerifier {
             return ChecksumMark(node: fieldIndex, isCorrect: actual == computed, expected: computed)
         }
         // RFC 1071 verification: the sum including the checksum is all ones. 0x0000 and 0xFFFF are the
-        // same number in one's complement, so either passes where the other does.
+        // same number in one's complement, so either passes where the other does. A checksum at an
+        // odd position straddles two words: its bytes count swapped.
         let sum = UInt16(truncatingIfNeeded: computed)
-        let onWire = entry.littleEndian ? UInt16(truncatingIfNeeded: actual).byteSwapped : UInt16(truncatingIfNeeded: actual)
-        let isCorrect = ChecksumAccumulator.fold(UInt64(sum) + UInt64(onWire)) == 0xFFFF
-        let expected = entry.littleEndian ? (~sum).byteSwapped : ~sum
-        return ChecksumMark(node: fieldIndex, isCorrect: isCorrect, expected: UInt64(expected))
+        let asRead = UInt16(truncatingIfNeeded: actual)
+        let onWire = entry.littleEndian ? asRead.byteSwapped : asRead
+        let isCorrect = ChecksumAccumulator.fold(UInt64(sum) + UInt64(ownIsOdd ? onWire.byteSwapped : onWire)) == 0xFFFF
+        guard !isCorrect else { return ChecksumMark(node: fieldIndex, isCorrect: true, expected: actual) }
+        let expectedOnWire = ownIsOdd ? (~sum).byteSwapped : ~sum
+        let expected = entry.littleEndian ? expectedOnWire.byteSwapped : expectedOnWire
+        return ChecksumMark(node: fieldIndex, isCorrect: false, expected: UInt64(expected))
     }
 
     /// The bytes of `self` or a span of fields, when all of them were read.
@@ -255,9 +275,10 @@ enum ChecksumVerifier {
         return nil
     }
 
-    /// Feeds `range`, the bytes it shares with `own` (the checksum field) as zeros.
+    /// Feeds `range`, the bytes it shares with `own` (the checksum field) as zeros, noting whether
+    /// they start at an odd position of the sum.
     private static func feed(_ range: Range<Int>, zeroing own: Range<Int>, bytes: [UInt8],
-                             into accumulator: inout ChecksumAccumulator) {
+                             into accumulator: inout ChecksumAccumulator, ownIsOdd: inout Bool) {
         let overlapStart = max(range.lowerBound, own.lowerBound)
         let overlapEnd = min(range.upperBound, own.upperBound)
         guard overlapStart < overlapEnd else {
@@ -265,6 +286,7 @@ enum ChecksumVerifier {
             return
         }
         accumulator.update(bytes, range.lowerBound..<overlapStart)
+        ownIsOdd = accumulator.isOddPosition
         accumulator.updateZeros(overlapEnd - overlapStart)
         accumulator.update(bytes, overlapEnd..<range.upperBound)
     }
