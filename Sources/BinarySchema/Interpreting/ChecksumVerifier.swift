@@ -112,7 +112,8 @@ enum ChecksumVerifier {
             frameIndex = unsafe nextFrameWithChecksums(from: frameIndex + 1, in: frames, plan.checksums.structs)
         }
         // A struct's checksum may follow a nested struct's (PNG's CRC after its chunk data): keep node
-        // order, by insertion (there are a few).
+        // order, by insertion. Frames come in pre-order, so a mark is out of order only behind the
+        // marks of structs enclosing it (at most 64 deep): each moves past a bounded few.
         var sorted = 1
         while sorted < store.checksumMarks.count {
             let mark = store.checksumMarks[sorted]
