@@ -28,6 +28,22 @@ import Testing
         #expect(!none.output.contains("[correct]") && !none.output.contains("[incorrect"))
     }
 
+    /// Two verified checksums a frame (IPv4 and TCP), in every view: frames 1 and 2 right, frame 3
+    /// a wrong IPv4 header, frame 4 an offloaded TCP checksum.
+    @Test func everyViewMarksEveryVerifiedChecksum() throws {
+        for format in ["tree", "fields", "hex"] {
+            let result = try run(["-r", "Corpus/captures/checksums.pcap", "-f", format, "-c", "4", "--checksums", "all",
+                                  "--width", "200"])
+            #expect(result.output.components(separatedBy: " [correct]").count - 1 == 6, "\(format)")
+            #expect(result.output.components(separatedBy: " [incorrect, should be ").count - 1 == 2, "\(format)")
+            #expect(result.output.contains("0x1dd7 [incorrect, should be 0x1dd6]"), "\(format)")
+            #expect(result.output.contains("0xfe28 [incorrect, should be 0x7c7f]"), "\(format)")
+        }
+        let json = try run(["-r", "Corpus/captures/checksums.pcap", "-f", "json", "-c", "4", "--checksums", "all"])
+        #expect(json.output.components(separatedBy: "\"checksum\":{\"status\":\"good\"").count - 1 == 6)
+        #expect(json.output.components(separatedBy: "\"checksum\":{\"status\":\"bad\"").count - 1 == 2)
+    }
+
     @Test func summaryAndTotalsCountTheFramesWithBadChecksums() throws {
         let summary = try run(["-r", "Corpus/captures/checksums.pcap", "-f", "summary", "--checksums", "all", "-c", "4",
                                "--width", "300"])

@@ -348,6 +348,13 @@ extension Dissection {
         return nil
     }
 
+    /// Verified checksum `position` (below ``checksumCount``), in node order, without making the
+    /// array ``checksums`` does: for views, once per frame.
+    package func checksumResult(at position: Int) -> ChecksumResult {
+        let mark = state.checksumMarks[position]
+        return ChecksumResult(node: Int(mark.node), isCorrect: mark.isCorrect, expected: mark.expected)
+    }
+
     /// Whether a verified checksum is wrong.
     public var hasBadChecksum: Bool {
         guard checksumCount > 0 else { return false }

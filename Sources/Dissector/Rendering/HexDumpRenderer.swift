@@ -125,7 +125,7 @@ public struct HexDumpRenderer {
                 } else {
                     if ValueWriter.writeBitPattern(dissection, leaf, into: &sink) { sink.append(" = " as StaticString) }
                     ValueWriter.writeDisplay(dissection, leaf, into: &sink)
-                    if leaf >= checksums.upcoming, let checksum = checksums.find(leaf) {
+                    if leaf >= checksums.upcoming, let checksum = checksums.find(leaf, in: dissection) {
                         ValueWriter.writeChecksum(checksum, dissection, leaf, into: &sink)
                     }
                 }

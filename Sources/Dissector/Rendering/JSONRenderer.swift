@@ -76,7 +76,7 @@ public struct JSONRenderer {
                 } else {
                     PathTable.appendName(of: node, names, into: &sink)
                 }
-                field(index, node, dissection, bytes, names, index >= checksums.upcoming ? checksums.take(index) : nil,
+                field(index, node, dissection, bytes, names, index >= checksums.upcoming ? checksums.take(index, in: dissection) : nil,
                       &sink, &display)
             }
         }

@@ -51,28 +51,38 @@ enum ValueWriter {
     /// compares each node with ``upcoming`` (`Int.max` when none is left; most frames verify
     /// nothing), and only there looks further.
     struct ChecksumCursor {
-        private let results: [ChecksumResult]
+        private let count: Int
         private var position = 0
         /// The node of the next checksum field.
         private(set) var upcoming = Int.max
 
         init(_ dissection: Dissection) {
-            results = dissection.checksumCount > 0 ? dissection.checksums : []
-            upcoming = results.first?.node ?? Int.max
+            count = dissection.checksumCount
+            if count > 0 { upcoming = dissection.checksumResult(at: 0).node }
         }
 
         /// The result for node `index` (nodes given in increasing order), moving past it.
-        mutating func take(_ index: Int) -> ChecksumResult? {
-            while position < results.count, results[position].node < index { position += 1 }
-            let found = position < results.count && results[position].node == index ? results[position] : nil
-            if found != nil { position += 1 }
-            upcoming = position < results.count ? results[position].node : Int.max
+        mutating func take(_ index: Int, in dissection: Dissection) -> ChecksumResult? {
+            var found: ChecksumResult?
+            while position < count {
+                let result = dissection.checksumResult(at: position)
+                if result.node > index {
+                    upcoming = result.node
+                    return found
+                }
+                if result.node == index { found = result }
+                position += 1
+            }
+            upcoming = Int.max
             return found
         }
 
         /// The result for node `index`, nodes given in any order.
-        func find(_ index: Int) -> ChecksumResult? {
-            results.first { $0.node == index }
+        func find(_ index: Int, in dissection: Dissection) -> ChecksumResult? {
+            for position in 0..<count where dissection.checksumResult(at: position).node == index {
+                return dissection.checksumResult(at: position)
+            }
+            return nil
         }
     }
 
@@ -80,7 +90,7 @@ enum ValueWriter {
     /// through the nodes in order, once they reach ``ChecksumCursor/upcoming``.
     static func writeChecksum(_ cursor: inout ChecksumCursor, _ dissection: Dissection, _ index: Int,
                               into sink: inout TextSink) {
-        if let result = cursor.take(index) { writeChecksum(result, dissection, index, into: &sink) }
+        if let result = cursor.take(index, in: dissection) { writeChecksum(result, dissection, index, into: &sink) }
     }
 
     /// The node's value as its display hint shows it.
