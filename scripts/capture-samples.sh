@@ -95,4 +95,16 @@ for capture in "$captures"/*.pcap "$captures"/*.pcapng; do
   name=$(basename "$capture"); name=${name%.pcap}; name=${name%.pcapng}
   tshark -r "$capture" -T json -x --no-duplicate-keys > "$oracle/$name.json"
 done
+
+# tshark's checksum verdicts for every frame of every capture, every layer's checking on:
+# 0 bad, 1 good, 2 unverified, 3 not present, 4 illegal (BundledSchemaOracleTests compares them).
+status="$oracle/checksum-status.tsv"
+printf 'capture\tframe\tip\tip.calculated\ttcp\ttcp.calculated\tudp\tudp.calculated\ticmp\ticmpv6\texpert\n' > "$status"
+for capture in "$captures"/*.pcap "$captures"/*.pcapng; do
+  tshark -r "$capture" -o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE -o udp.check_checksum:TRUE \
+    -T fields -E occurrence=a -E aggregator=';' -e frame.number \
+    -e ip.checksum.status -e ip.checksum_calculated -e tcp.checksum.status -e tcp.checksum_calculated \
+    -e udp.checksum.status -e udp.checksum_calculated -e icmp.checksum.status -e icmpv6.checksum.status \
+    -e _ws.expert.message | sed "s|^|$(basename "$capture")\t|" >> "$status"
+done
 echo "captured: $(ls "$captures")"

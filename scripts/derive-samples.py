@@ -6,7 +6,8 @@ encapsulation, so the inner bytes stay real traffic.
 import struct
 import sys
 
-from scapy.all import Dot1Q, Ether, IPv6, IPv6ExtHdrDestOpt, IPv6ExtHdrFragment, IPv6ExtHdrHopByHop, ICMPv6EchoRequest
+from scapy.all import (IP, TCP, UDP, Dot1Q, Ether, IPv6, IPv6ExtHdrDestOpt, IPv6ExtHdrFragment, IPv6ExtHdrHopByHop,
+                       ICMPv6EchoRequest, rdpcap)
 
 captures = sys.argv[1]
 
@@ -136,3 +137,80 @@ cuts = [
     ("options-eol", 1, 36),   # inside IPv4's options
 ]
 write_cut("snaplen", 1, [read_pcap(f"{captures}/{name}.pcap")[index] + (snap,) for name, index, snap in cuts])
+# Checksums right and wrong, for comparing each layer's verification with tshark's status
+# (Corpus/oracle/checksum-status.tsv): real packets with their checksums recomputed ("good"),
+# left as captured on loopback, where the kernel leaves TCP and UDP checksums to the NIC
+# ("bad", offloaded), or deliberately broken; and Ethernet padding that a UDP or TCP checksum
+# must not cover.
+def pseudo_v4(packet, length):
+    return packet[12:20] + struct.pack(">BBH", 0, packet[9], length)
+
+
+def pseudo_v6(packet, next_header, length):
+    return packet[8:40] + struct.pack(">IxxxB", length, next_header)
+
+
+def set16(data, offset, value):
+    return data[:offset] + struct.pack(">H", value) + data[offset + 2:]
+
+
+def v4_l4(packet, field, length=None):
+    """An IPv4 packet whose TCP/UDP checksum (at `field` in the L4 header) is recomputed."""
+    ihl = (packet[0] & 0x0F) * 4
+    l4 = set16(packet[ihl:], field, 0)
+    if length is not None:
+        l4 = l4[:length]
+    return packet[:ihl] + set16(l4, field, checksum(pseudo_v4(packet, len(l4)) + l4)) + packet[ihl + len(l4):]
+
+
+def v6_l4(packet, next_header, start, field):
+    """An IPv6 packet whose upper-layer checksum (the header at `start`, checksum at `field`) is recomputed."""
+    l4 = set16(packet[start:], field, 0)
+    return packet[:start] + set16(l4, field, checksum(pseudo_v6(packet, next_header, len(l4)) + l4))
+
+
+def broken(packet, offset):
+    """The packet with the 16-bit checksum at `offset` off by one."""
+    value, = struct.unpack_from(">H", packet, offset)
+    return set16(packet, offset, (value + 1) & 0xFFFF)
+
+
+def ether(packet, padding=b""):
+    kind = 0x86DD if packet[0] >> 4 == 6 else 0x0800
+    return b"\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01" + struct.pack(">H", kind) + packet + padding
+
+
+tcp4 = ip_packets("tcp")
+dns4 = ip_packets("dns")
+icmp4 = ip_packets("icmp")
+tcp6_frames = [bytes(packet) for packet in rdpcap(f"{captures}/tcp6.pcapng")]
+t0 = tcp4[0][0]
+syn, data = v4_l4(tcp4[0][1], 16), v4_l4(tcp4[5][1], 16)
+ack = bytes(IP(src="127.0.0.1", dst="127.0.0.1", id=0x4242) / TCP(sport=48684, dport=8765, flags="A", seq=1000, ack=2000))
+query = v4_l4(dns4[0][1], 6)
+short = bytes(IP(src="192.0.2.1", dst="192.0.2.2", id=7) / UDP(sport=40000, dport=9) / b"abc")
+udp6 = bytes(IPv6(src="2001:db8::1", dst="2001:db8::2", hlim=64) / UDP(sport=53000, dport=53) / dns4[0][1][20 + 8:])
+ext = ext[0][1][14:]
+checksums = [
+    ether(syn),                                  # 1 ip good, tcp good (recomputed)
+    ether(data),                                 # 2 tcp good over an odd number of bytes
+    ether(broken(data, 10)),                     # 3 ip bad, tcp good
+    ether(tcp4[2][1]),                           # 4 tcp bad: offloaded, as captured on loopback
+    ether(ack, b"\xee" * 6),                     # 5 tcp good, 6 bytes of Ethernet padding after it
+    ether(query),                                # 6 udp good
+    ether(dns4[0][1]),                           # 7 udp bad: offloaded, as captured
+    ether(set16(query, 26, 0)),                  # 8 udp zero: no checksum sent
+    ether(short, b"\xee" * 15),                  # 9 udp good over 3 bytes, Ethernet padding after it
+    ether(icmp4[0][1]),                          # 10 icmp good
+    ether(broken(icmp4[0][1], 22)),              # 11 icmp bad
+    ether(v6_l4(tcp6_frames[0][14:], 6, 40, 16)),  # 12 ipv6 tcp good
+    ether(tcp6_frames[3][14:]),                  # 13 ipv6 tcp bad: offloaded
+    ether(udp6),                                 # 14 ipv6 udp good
+    ether(broken(udp6, 46)),                     # 15 ipv6 udp bad
+    ether(set16(udp6, 46, 0)),                   # 16 ipv6 udp zero: not allowed over IPv6
+    ether(broken(icmp4[4][1], 42)),              # 17 icmpv6 bad
+    ether(ext),                                  # 18 icmpv6 good behind hop-by-hop, destination and fragment headers
+    ether(broken(ext, 40 + 8 + 8 + 8 + 2)),      # 19 icmpv6 bad behind them
+    ether(v4_l4(eol[1][1][14:], 6)),             # 20 ip good with options, udp good
+]
+write("checksums", 1, [((t0[0] + position, 0), frame) for position, frame in enumerate(checksums)])

@@ -11,7 +11,7 @@ enum CaptureFileTarget {
         guard let root = schema.rootStruct(forLinkType: capture.linkType) ?? schema.structType(named: "Unrecognized") else {
             throw InvariantViolation("no root for link type \(capture.linkType) and no Unrecognized struct")
         }
-        var interpreter = Interpreter(schema: schema)
+        var interpreter = Interpreter(schema: schema, options: DissectionInvariants.walkOptions)
         var packets = 0
         while packets < 10_000, case .packet(let packet)? = try? capture.next() {
             packets += 1

@@ -22,7 +22,7 @@ enum DissectorTarget {
 
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         guard let (root, frame, originalLength) = try split(bytes) else { return }
-        var walker = Interpreter(schema: BundledSchema.schema)
+        var walker = Interpreter(schema: BundledSchema.schema, options: DissectionInvariants.walkOptions)
         try DissectionInvariants.check(walker.dissect(frame, root: root, originalLength: originalLength), root: root.name)
     }
 }
@@ -63,7 +63,7 @@ enum FormatsTarget {
         guard let first = bytes.first else { return }
         try require(!roots.isEmpty, "no example structs")
         let root = roots[Int(first) % roots.count]
-        var walker = Interpreter(schema: ExampleSchemas.schema)
+        var walker = Interpreter(schema: ExampleSchemas.schema, options: DissectionInvariants.walkOptions)
         try DissectionInvariants.check(walker.dissect(Array(bytes.dropFirst()), root: root), root: root.name)
     }
 }
@@ -72,7 +72,7 @@ enum FormatsTarget {
 enum ViewsTarget {
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         guard let (root, frame, originalLength) = try DissectorTarget.split(bytes) else { return }
-        var walker = Interpreter(schema: BundledSchema.schema)
+        var walker = Interpreter(schema: BundledSchema.schema, options: DissectionInvariants.walkOptions)
         let dissection = walker.dissect(frame, root: root, originalLength: originalLength)
         try DissectionInvariants.check(dissection, root: root.name)
         try renderEveryView(dissection, root: root.name)
@@ -94,6 +94,33 @@ enum ViewsTarget {
 
 /// What every dissection must satisfy, whatever the bytes.
 enum DissectionInvariants {
+    /// The default limits, with every checksum verified: the verification pass meets hostile bytes too.
+    static let walkOptions: Interpreter.Options = {
+        var options = Interpreter.Options()
+        options.checksums = .all
+        return options
+    }()
+
+    /// Verified checksums are integer fields the walk read (not the failing one), listed once each
+    /// in node order, and their expected values fit the field.
+    static func checkChecksums(_ dissection: Dissection, root: String) throws(InvariantViolation) {
+        var previous = -1
+        for result in dissection.checksums {
+            try require(result.node > previous && result.node < dissection.nodes.count && result.node != dissection.errorNode,
+                        "\(root): checksum node \(result.node) after \(previous) of \(dissection.nodes.count)")
+            previous = result.node
+            let node = dissection.nodes[result.node]
+            try require(node.kind == .integer && (node.bitWidth == 16 || node.bitWidth == 32),
+                        "\(root): checksum at \(dissection.path(of: result.node)) is not a u16 or u32")
+            try require(result.expected >> UInt64(node.bitWidth) == 0,
+                        "\(root): expected checksum \(result.expected) wider than \(node.bitWidth) bits")
+            try require(dissection.checksum(of: result.node) == result,
+                        "\(root): checksum(of:) disagrees with checksums at \(result.node)")
+        }
+        try require(dissection.hasBadChecksum == dissection.checksums.contains { !$0.isCorrect },
+                    "\(root): hasBadChecksum disagrees with checksums")
+    }
+
     static func check(_ dissection: Dissection, root: String) throws(InvariantViolation) {
         let nodes = dissection.nodes
         let bits = dissection.bytes.count * 8
@@ -145,6 +172,7 @@ enum DissectionInvariants {
                         "\(root): the cut field needs \(needed) bytes, not past the captured ones or past the wire: \(cut)")
         }
         try require(!cut.description.isEmpty && !cut.path.isEmpty && !cut.layer.isEmpty, "\(root): a cut without a path")
+        try checkChecksums(dissection, root: root)
     }
 }
 

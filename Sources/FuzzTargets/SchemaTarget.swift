@@ -28,7 +28,7 @@ enum SchemaTarget {
         // Rendering costs several times the walk: every view is checked on one input in
         // `renderingSample`, picked by a hash of the bytes so a replay renders the same inputs.
         let renders = bytes.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 } % renderingSample == 0
-        var interpreter = Interpreter(schema: schema)
+        var interpreter = Interpreter(schema: schema, options: DissectionInvariants.walkOptions)
         for root in schema.structs.prefix(3) {
             let dissection = interpreter.dissect(bytes, root: root)
             try DissectionInvariants.check(dissection, root: root.name)

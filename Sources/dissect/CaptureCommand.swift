@@ -94,6 +94,7 @@ struct CaptureCommand: ParsableCommand {
 
     @OptionGroup var schemas: SchemaOptions
     @OptionGroup var view: ViewOptions
+    @OptionGroup var checksums: ChecksumOptions
 
     @Argument(help: ArgumentHelp("A BPF filter, as for tcpdump (e.g. tcp port 80 and host 10.0.0.1).", valueName: "filter"))
     var filter: [String] = []
@@ -236,7 +237,7 @@ struct CaptureCommand: ParsableCommand {
                 throw ValidationError("no schema claims link type \(capture.linkType) (\(capture.linkTypeName)), and the bundled 'Unrecognized' struct is not loaded")
             }
             return FrameWorker(schema: schema, root: root, view: quiet ? nil : view.format, options: view.renderOptions,
-                               symbols: symbols)
+                               symbols: symbols, checksums: try checksums.selection(for: schema))
         }
     }
 
@@ -376,8 +377,11 @@ final class PacketPrinter {
         let bytes = workers.reduce(0) { $0 + $1.bytes }
         let framesWithErrors = workers.reduce(0) { $0 + $1.framesWithErrors }
         let framesCut = workers.reduce(0) { $0 + $1.framesCut }
+        let framesWithBadChecksums = workers.reduce(0) { $0 + $1.framesWithBadChecksums }
+        // Said only when there are some: the checksums verified depend on --checksums.
+        let checksums = framesWithBadChecksums > 0 ? ", \(framesWithBadChecksums) with bad checksums" : ""
         return "\(frames) packet\(frames == 1 ? "" : "s"), \(bytes) bytes, \(framesWithErrors) with errors, "
-            + "\(framesCut) cut by the snapshot length"
+            + "\(framesCut) cut by the snapshot length\(checksums)"
     }
 }
 
@@ -434,10 +438,14 @@ final class FrameWorker: @unchecked Sendable {
     private(set) var framesWithErrors = 0
     /// Frames a field of which ran past the bytes the snapshot length kept (no error otherwise).
     private(set) var framesCut = 0
+    private(set) var framesWithBadChecksums = 0
     private let trailingPadding = CacheLinePadding()
 
-    init(schema: Schema, root: StructType, view: View?, options: RenderOptions, symbols: SymbolSet = .unicode) {
-        interpreter = Interpreter(schema: schema)
+    init(schema: Schema, root: StructType, view: View?, options: RenderOptions, symbols: SymbolSet = .unicode,
+         checksums: ChecksumSelection = .default) {
+        var walk = Interpreter.Options()
+        walk.checksums = checksums
+        interpreter = Interpreter(schema: schema, options: walk)
         self.root = root
         renderer = view.map { ViewRenderer(view: $0, options: options) }
         self.symbols = symbols
@@ -466,10 +474,12 @@ final class FrameWorker: @unchecked Sendable {
                                               originalLength: packet.originalLength)
                         renderer.render(dissection, frame: frame, into: &sink)
                     }
-                    return (failed: dissection.error != nil, cut: dissection.cutNode >= 0)
+                    return (failed: dissection.error != nil, cut: dissection.cutNode >= 0,
+                            badChecksum: dissection.hasBadChecksum)
                 }
                 if outcome.failed { framesWithErrors += 1 }
                 if outcome.cut { framesCut += 1 }
+                if outcome.badChecksum { framesWithBadChecksums += 1 }
                 number += 1
                 guard let view = renderer?.view else { continue }
                 sink.newline()

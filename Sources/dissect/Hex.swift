@@ -26,6 +26,7 @@ struct Hex: ParsableCommand {
 
     @OptionGroup var schemas: SchemaOptions
     @OptionGroup var view: ViewOptions
+    @OptionGroup var checksums: ChecksumOptions
 
     @Option(help: "The struct to start at (see `dissect schema list`).")
     var root = "Ethernet"
@@ -48,8 +49,10 @@ struct Hex: ParsableCommand {
         guard let rootStruct = schema.structType(named: root) else {
             throw ValidationError("no struct named '\(root)'; known roots: \(schema.structNames.joined(separator: ", "))")
         }
+        var options = Interpreter.Options()
+        options.checksums = try checksums.selection(for: schema)
         let bytes = try readBytes()
-        var interpreter = Interpreter(schema: schema)
+        var interpreter = Interpreter(schema: schema, options: options)
         let dissection = interpreter.dissect(bytes, root: rootStruct, originalLength: originalLength)
         let label = file.map { ($0 as NSString).lastPathComponent } ?? "frame"
         let text = Array((view.format.render(dissection, frame: FrameInfo(label: label), options: view.renderOptions) + "\n").utf8)

@@ -120,7 +120,7 @@ import Testing
     /// Every capture in Corpus/captures, by file name; the oracle for `x.pcap` is `x.json`.
     static let captures = ["icmp.pcap", "dns.pcap", "dns-nsec.pcap", "tcp.pcap", "tcp6.pcapng", "sll.pcap", "sll2.pcap",
                            "null.pcap", "loop.pcap", "raw.pcap", "vlan.pcap", "ipv6-ext.pcap", "options-eol.pcap",
-                           "snaplen.pcap"]
+                           "snaplen.pcap", "checksums.pcap"]
 
     /// A capture added to the corpus must be added above, or it would be compared with nothing.
     @Test func everyCorpusCaptureIsCompared() throws {

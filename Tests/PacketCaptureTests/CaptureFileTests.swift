@@ -38,7 +38,7 @@ func temporaryFile(_ suffix: String) -> URL {
 
     static let linkTypes: [String: Int] = [
         "icmp.pcap": 1, "dns.pcap": 1, "dns-nsec.pcap": 1, "tcp.pcap": 1, "tcp6.pcapng": 1, "vlan.pcap": 1,
-        "ipv6-ext.pcap": 1, "options-eol.pcap": 1, "sll.pcap": 113, "sll2.pcap": 276, "null.pcap": 0, "loop.pcap": 108,
+        "ipv6-ext.pcap": 1, "options-eol.pcap": 1, "checksums.pcap": 1, "sll.pcap": 113, "sll2.pcap": 276, "null.pcap": 0, "loop.pcap": 108,
         // LINKTYPE_RAW (101) in the file is DLT_RAW (12) on Linux.
         "raw.pcap": 12,
         // Cut by snapshot lengths: each record's captured length below its original length.

@@ -90,6 +90,8 @@ final class NodeStore {
     @exclusivity(unchecked) var slots: GrowableBuffer<Int32>
     /// Decoded DNS names, by index.
     @exclusivity(unchecked) var texts: [String] = []
+    /// The checksum fields verified after the walk, in node order.
+    @exclusivity(unchecked) var checksumMarks = GrowableBuffer<ChecksumMark>(capacity: 4)
     private let trailingPadding = CacheLinePadding()
 
     init(nodeCapacity: Int = 256) {
@@ -107,6 +109,7 @@ final class NodeStore {
         frames.removeAll()
         slots.removeAll()
         if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
+        checksumMarks.removeAll()
     }
 
     /// What the store holds, to roll back to with ``rollBack(to:)``.
@@ -134,6 +137,7 @@ final class NodeStore {
         copy.frames.append(contentsOf: frames)
         copy.slots.append(contentsOf: slots)
         copy.texts = texts
+        copy.checksumMarks.append(contentsOf: checksumMarks)
         return copy
     }
 
@@ -345,6 +349,8 @@ public struct Dissection {
     /// What that field needs (``DissectionCut/needed``). The cut is kept as plain integers, so
     /// handing a dissection on costs whole frames nothing; ``cut`` describes it.
     private let cutNeeded: Int?
+    /// How many checksum fields the walk verified: views look for marks only when there are some.
+    package let checksumCount: Int
     var state: NodeStore { nodes.store }
 
     init(schema: Schema, bytes: [UInt8], originalLength: Int? = nil, store: NodeStore, error: DissectionError?,
@@ -357,6 +363,7 @@ public struct Dissection {
         errorNode = error?.node ?? -1
         self.cutNode = errorNode < 0 && cutNode >= 0 && cutNode < store.nodeCount ? cutNode : -1
         self.cutNeeded = cutNeeded
+        checksumCount = store.checksumMarks.count
     }
 
     /// Where the end of the captured bytes stopped the walk of a cut frame, or nil; never set

@@ -169,6 +169,8 @@ final class ExecutionPlan: @unchecked Sendable {
     /// `displayArguments[displayArgumentStarts[id]..<displayArgumentStarts[id + 1]]`.
     let displayArgumentStarts: Table<Int32>
     let displayArguments: Table<Int32>
+    /// The `@checksum` fields, verified after a walk.
+    let checksums: ChecksumPlan
     /// Cold data for messages.
     let programTexts: [String]
     let referenceTexts: [String]
@@ -209,6 +211,7 @@ final class ExecutionPlan: @unchecked Sendable {
                     alignment: Int32(field.alignment), isPlainInteger: isPlain)
             }
         }
+        checksums = ChecksumPlan(structs: structTypes) { builder.program($0) }
         self.structs = Table(structs)
         fields = Table(builder.fields)
         types = Table(builder.types)

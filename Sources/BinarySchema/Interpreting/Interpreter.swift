@@ -30,6 +30,9 @@ public struct Interpreter {
         public var fieldLimit: Int = 1 << 22 {
             didSet { fieldLimit = max(16, min(fieldLimit, Int(Int32.max) / 2)) }
         }
+        /// Which `@checksum` fields are verified after each walk; by default those not marked
+        /// `on_request` (of the bundled schemas, the IPv4 header checksum).
+        public var checksums: ChecksumSelection = .default
 
         /// The defaults.
         public init() {}
@@ -38,8 +41,15 @@ public struct Interpreter {
     /// The schema this interpreter walks.
     public let schema: Schema
     /// The limits of every walk.
-    public var options: Options
+    public var options: Options {
+        didSet { checksumsEnabled = plan.checksums.enabled(by: options.checksums) }
+    }
     private let plan: ExecutionPlan
+    /// Which of the plan's checksums ``Options/checksums`` selects, by index; empty when none is,
+    /// so a walk with nothing to verify skips the pass.
+    private var checksumsEnabled: [Bool] {
+        didSet { if !checksumsEnabled.contains(true) { checksumsEnabled = [] } }
+    }
     /// Working memory, reused by every walk. A dissection handed out holds on to it; the next
     /// walk then finds it shared and starts on new memory, so the dissection keeps its values
     /// (as copies of this interpreter do).
@@ -81,6 +91,8 @@ public struct Interpreter {
         self.schema = schema
         self.options = options
         self.plan = schema.plan
+        let enabled = schema.plan.checksums.enabled(by: options.checksums)
+        checksumsEnabled = enabled.contains(true) ? enabled : []
     }
 
     /// Dissects `bytes` starting at struct `root`. The dissection holds a compact copy of what
@@ -130,17 +142,23 @@ public struct Interpreter {
         isCutFrame = self.originalLength > bytes.count
         if !cutScopes.isEmpty { cutScopes.removeAll(keepingCapacity: true) }
         cutNode = -1
+        let stopped: DissectionError?
         do {
             _ = try parseStruct(Int32(root), fieldID: -1, parent: -1, arrayIndex: -1)
-            return nil
+            stopped = nil
         } catch {
             if let failing = pendingError?.node {
                 extendAncestors(over: failing)
             } else if cutNode >= 0 {
                 extendAncestors(over: Int(cutNode))
             }
-            return pendingError
+            stopped = pendingError
         }
+        if !checksumsEnabled.isEmpty {
+            ChecksumVerifier.run(store: state, plan: plan, bytes: reader.bytes, enabled: checksumsEnabled,
+                                 errorNode: Int32(clamping: stopped?.node ?? -1))
+        }
+        return stopped
     }
 
     /// The failing node spans the bytes its field could see, past where the cursor stopped

@@ -352,10 +352,13 @@ public final class Field: Sendable {
     package let displayPieces: [String]
     /// Where it was declared.
     public let location: SchemaLocation
+    /// `@checksum(...)`: the field holds a checksum of the bytes it names, verified after the walk.
+    package let checksum: ChecksumSpec?
 
     init(id: Int, name: String, structID: Int, slot: Int, type: FieldType, condition: Program?, constraints: [Program],
          size: Program?, display: DisplayHint, displayFormat: (format: String, arguments: [Program])?,
-         location: SchemaLocation, littleEndianCondition: Program? = nil, position: Program? = nil, alignment: Int = 0) {
+         location: SchemaLocation, littleEndianCondition: Program? = nil, position: Program? = nil, alignment: Int = 0,
+         checksum: ChecksumSpec? = nil) {
         self.littleEndianCondition = littleEndianCondition
         self.position = position
         self.alignment = alignment
@@ -374,6 +377,7 @@ public final class Field: Sendable {
             $0.format.split(separator: "{}", omittingEmptySubsequences: false).map(String.init)
         } ?? []
         self.location = location
+        self.checksum = checksum
     }
 
     /// `snake_case` to `camelCase`; leading underscores are kept.

@@ -60,6 +60,8 @@ struct AttributeSyntax {
     enum Argument {
         case expression(ExpressionSyntax)
         case string(String, SchemaLocation)
+        /// `first...last` (only in `@checksum`).
+        case span(ExpressionSyntax, ExpressionSyntax)
     }
 
     let name: String

@@ -266,7 +266,14 @@ struct Parser {
                         arguments.append(.string(text, location(of: current)))
                         advance()
                     } else {
-                        arguments.append(.expression(try parseExpression()))
+                        let expression = try parseExpression()
+                        // `first...last`: a span of fields, which only @checksum covers.
+                        if name == "checksum", current.isSymbol("...") {
+                            advance()
+                            arguments.append(.span(expression, try parseExpression()))
+                        } else {
+                            arguments.append(.expression(expression))
+                        }
                     }
                     if current.isSymbol(",") { advance() } else if !current.isSymbol(")") {
                         throw fail("expected ',' or ')' in the arguments of '@\(name)'")

@@ -62,6 +62,7 @@ public struct FieldRowsRenderer {
         var shownBytes = -1..<(-1)
         var gaps = layout.gaps[...]
         var value = scratch.value
+        var checksums = ValueWriter.ChecksumCursor(dissection)
         for index in dissection.nodes.indices {
             let node = dissection.nodes[index]
             // Bytes no field claims before this node get their rows first.
@@ -90,6 +91,7 @@ public struct FieldRowsRenderer {
                 if isDerived { value.append(byte: UInt8(ascii: "[")) }
                 ValueWriter.writeDisplay(dissection, index, into: &value)
                 if isDerived { value.append(byte: UInt8(ascii: "]")) }
+                if index >= checksums.upcoming { ValueWriter.writeChecksum(&checksums, dissection, index, into: &value) }
                 if !isLeaf, case .structure = node.kind, layout.isBitLevel(index) {
                     value.append(value.count == 0 ? "" as StaticString : "  (")
                     value.appendDecimal(node.bitWidth)

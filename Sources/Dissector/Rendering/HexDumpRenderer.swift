@@ -48,6 +48,8 @@ public struct HexDumpRenderer {
         let valueWidth = max(20, options.width - valueColumn)
         frame.writeHeading(layout, style: style, into: &sink)
         var leaves = layout.leaves[...]
+        // Leaves come in byte order, which need not be node order.
+        let checksums = ValueWriter.ChecksumCursor(dissection)
         var gaps = layout.gaps[...]
         var value = scratch.value
         var lineStart = 0
@@ -136,6 +138,9 @@ public struct HexDumpRenderer {
                     if isDerived { sink.append(byte: UInt8(ascii: "[")) }
                     ValueWriter.writeDisplay(dissection, leaf, into: &sink)
                     if isDerived { sink.append(byte: UInt8(ascii: "]")) }
+                    if leaf >= checksums.upcoming, let checksum = checksums.find(leaf, in: dissection) {
+                        ValueWriter.writeChecksum(checksum, dissection, leaf, into: &sink)
+                    }
                 }
                 if sink.count - valueStart > valueWidth {
                     value.removeAll()

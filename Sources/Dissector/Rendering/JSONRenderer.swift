@@ -55,6 +55,7 @@ public struct JSONRenderer {
         var display = scratch.value
         let names = dissection.schema.names
         let nodes = dissection.nodes.buffer
+        var checksums = ValueWriter.ChecksumCursor(dissection)
         // Each path is written once, into the output, and the next ones copy their parent's from
         // there.
         var (pathStarts, pathEnds) = scratch.takePathTables()
@@ -75,7 +76,8 @@ public struct JSONRenderer {
                 } else {
                     PathTable.appendName(of: node, names, into: &sink)
                 }
-                field(index, node, dissection, bytes, names, &sink, &display)
+                field(index, node, dissection, bytes, names, index >= checksums.upcoming ? checksums.take(index, in: dissection) : nil,
+                      &sink, &display)
             }
         }
         }
@@ -139,7 +141,7 @@ public struct JSONRenderer {
 
     /// The members after `name`.
     private func field(_ index: Int, _ node: FieldNode, _ dissection: Dissection, _ bytes: UnsafeBufferPointer<UInt8>,
-                       _ names: NameTable, _ sink: inout TextSink, _ display: inout TextSink) {
+                       _ names: NameTable, _ checksum: ChecksumResult?, _ sink: inout TextSink, _ display: inout TextSink) {
         sink.append("\",\"parent\":" as StaticString)
         sink.appendDecimal(node.parent)
         sink.append(kindKey(node.kind))
@@ -212,7 +214,14 @@ public struct JSONRenderer {
             sink.truncate(to: displayStart)
             sink.appendJSONString(display.bytes, quoted: false)
         }
-        sink.append("\"}" as StaticString)
+        if let checksum {
+            sink.append(checksum.isCorrect ? "\",\"checksum\":{\"status\":\"good\",\"expected\":" as StaticString
+                        : "\",\"checksum\":{\"status\":\"bad\",\"expected\":")
+            sink.appendDecimal(checksum.expected)
+            sink.append("}}" as StaticString)
+        } else {
+            sink.append("\"}" as StaticString)
+        }
     }
 
     /// The `kind` member and the key after it, in one piece.

@@ -46,6 +46,11 @@ public struct SummaryRenderer {
         if !wroteLayer, let root = dissection.structType(of: 0) { sink.append(style.heading(root.name)) }
         sink.append(" · " as StaticString)
         frame.writeLengths(of: dissection, into: &sink)
+        if dissection.hasBadChecksum {
+            let paths = dissection.checksums.filter { !$0.isCorrect }.map { dissection.path(of: $0.node) }
+            sink.append(byte: UInt8(ascii: " "))
+            sink.append(style.error("[bad checksum: \(paths.joined(separator: ", "))]"))
+        }
         if let error = dissection.error {
             sink.append(byte: UInt8(ascii: " "))
             sink.append(style.error("✗ " + error.description))

@@ -36,6 +36,7 @@ public struct TreeRenderer {
         let names = dissection.schema.names
         frame.writeHeading(layout, style: style, into: &sink)
         var line = scratch.line
+        var checksums = ValueWriter.ChecksumCursor(dissection)
         for index in dissection.nodes.indices {
             let node = dissection.nodes[index]
             let isError = dissection.errorNode == index
@@ -104,6 +105,7 @@ public struct TreeRenderer {
             sink.append(": " as StaticString)
             ValueWriter.writeDisplay(dissection, index, into: &sink)
             if isDerived { sink.append(byte: UInt8(ascii: "]")) }
+            if index >= checksums.upcoming { ValueWriter.writeChecksum(&checksums, dissection, index, into: &sink) }
             if !isLeaf, case .structure = node.kind {
                 if layout.isBitLevel(index) {
                     sink.append(" (" as StaticString)

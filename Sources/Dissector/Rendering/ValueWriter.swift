@@ -33,6 +33,66 @@ enum ValueWriter {
         }
     }
 
+    /// After a verified checksum field's value: ` [correct]`, or ` [incorrect, should be 0x1c47]`
+    /// (Wireshark's words) with the value in the field's own notation.
+    static func writeChecksum(_ result: ChecksumResult, _ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
+        guard !result.isCorrect else {
+            sink.append(" [correct]" as StaticString)
+            return
+        }
+        sink.append(" [incorrect, should be " as StaticString)
+        let node = dissection.nodes[index]
+        writeInteger(.unsigned(result.expected), hint: dissection.schema.names.display(ofField: Int(node.fieldID)),
+                     bits: node.bitWidth, into: &sink)
+        sink.append(byte: UInt8(ascii: "]"))
+    }
+
+    /// A frame's verified checksums, met in node order as a view goes through the nodes: the view
+    /// compares each node with ``upcoming`` (`Int.max` when none is left; most frames verify
+    /// nothing), and only there looks further.
+    struct ChecksumCursor {
+        private let count: Int
+        private var position = 0
+        /// The node of the next checksum field.
+        private(set) var upcoming = Int.max
+
+        init(_ dissection: Dissection) {
+            count = dissection.checksumCount
+            if count > 0 { upcoming = dissection.checksumResult(at: 0).node }
+        }
+
+        /// The result for node `index` (nodes given in increasing order), moving past it.
+        mutating func take(_ index: Int, in dissection: Dissection) -> ChecksumResult? {
+            var found: ChecksumResult?
+            while position < count {
+                let result = dissection.checksumResult(at: position)
+                if result.node > index {
+                    upcoming = result.node
+                    return found
+                }
+                if result.node == index { found = result }
+                position += 1
+            }
+            upcoming = Int.max
+            return found
+        }
+
+        /// The result for node `index`, nodes given in any order.
+        func find(_ index: Int, in dissection: Dissection) -> ChecksumResult? {
+            for position in 0..<count where dissection.checksumResult(at: position).node == index {
+                return dissection.checksumResult(at: position)
+            }
+            return nil
+        }
+    }
+
+    /// ``writeChecksum(_:_:_:into:)`` for node `index` if it is a checksum field; for views going
+    /// through the nodes in order, once they reach ``ChecksumCursor/upcoming``.
+    static func writeChecksum(_ cursor: inout ChecksumCursor, _ dissection: Dissection, _ index: Int,
+                              into sink: inout TextSink) {
+        if let result = cursor.take(index, in: dissection) { writeChecksum(result, dissection, index, into: &sink) }
+    }
+
     /// The node's value as its display hint shows it.
     static func writeValue(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
         let node = dissection.nodes[index]

@@ -1,0 +1,116 @@
+import BinarySchema
+import Foundation
+import Testing
+
+/// The bundled schemas' checksum verdicts against tshark's, frame by frame and layer by layer, on
+/// every capture of the corpus: `Corpus/oracle/checksum-status.tsv`, written by TShark 4.0 with
+/// `-o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE -o udp.check_checksum:TRUE` (see
+/// scripts/capture-samples.sh). `checksums.pcap` holds right and wrong checksums of every layer
+/// on purpose; the loopback captures hold TCP and UDP checksums left to the NIC (offloaded).
+@Suite struct ChecksumOracleTests {
+    /// tshark's `*.checksum.status` values.
+    enum Verdict: String {
+        case bad = "0", good = "1", unverified = "2", notPresent = "3", illegal = "4"
+    }
+
+    struct Row {
+        let capture: String
+        let frame: Int
+        /// Per layer, each occurrence's verdict and (for ip, tcp and udp) the value tshark computed.
+        let layers: [String: [(verdict: Verdict, calculated: UInt64?)]]
+        let expertMessages: String
+    }
+
+    static let layers = ["ip", "tcp", "udp", "icmp", "icmpv6"]
+
+    static let rows: [Row] = {
+        let url = repositoryRoot.appendingPathComponent("Corpus/oracle/checksum-status.tsv")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").dropFirst().compactMap { line in
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard columns.count == 11, let frame = Int(columns[1]) else { return nil }
+            func occurrences(_ status: String, _ calculated: String?) -> [(verdict: Verdict, calculated: UInt64?)] {
+                let values = calculated?.split(separator: ";").map { UInt64($0.dropFirst(2), radix: 16) } ?? []
+                return status.split(separator: ";").enumerated().compactMap { position, verdict in
+                    Verdict(rawValue: String(verdict)).map { ($0, values.indices.contains(position) ? values[position] : nil) }
+                }
+            }
+            return Row(capture: columns[0], frame: frame,
+                       layers: ["ip": occurrences(columns[2], columns[3]), "tcp": occurrences(columns[4], columns[5]),
+                                "udp": occurrences(columns[6], columns[7]), "icmp": occurrences(columns[8], nil),
+                                "icmpv6": occurrences(columns[9], nil)],
+                       expertMessages: columns[10])
+        }
+    }()
+
+    @Test func theOracleCoversEveryCaptureAndFrame() throws {
+        #expect(Set(Self.rows.map(\.capture)) == Set(BundledSchemaOracleTests.captures))
+        for capture in BundledSchemaOracleTests.captures {
+            let pcap = try PcapFile(contentsOf: repositoryRoot.appendingPathComponent("Corpus/captures/\(capture)"))
+            #expect(Self.rows.filter { $0.capture == capture }.map(\.frame) == Array(1...pcap.frames.count), "\(capture)")
+        }
+    }
+
+    /// With every checksum verified (`--checksums all`), each layer's verdict is tshark's: good or bad
+    /// alike, with the value tshark computed; where tshark verifies nothing (unverified, not present)
+    /// there is no verdict. One difference, documented: a zero UDP checksum over IPv6 is "illegal" to
+    /// tshark and not verified here (the schema's `when(checksum != 0)` cannot tell IPv4 from IPv6).
+    @Test(arguments: BundledSchemaOracleTests.captures)
+    func everyVerdictIsTsharks(capture: String) throws {
+        let pcap = try PcapFile(contentsOf: repositoryRoot.appendingPathComponent("Corpus/captures/\(capture)"))
+        let root = try #require(bundledSchema.rootStruct(forLinkType: pcap.linkType))
+        var options = Interpreter.Options()
+        options.checksums = .all
+        var everything = Interpreter(schema: bundledSchema, options: options)
+        var byDefault = Interpreter(schema: bundledSchema)
+        for row in Self.rows where row.capture == capture {
+            let frame = pcap.frames[row.frame - 1]
+            let context = "\(capture) frame \(row.frame)"
+            let dissection = everything.dissect(frame, root: root)
+            var ours: [String: [ChecksumResult]] = [:]
+            for result in dissection.checksums {
+                let path = dissection.path(of: result.node)
+                try #require(path.hasSuffix(".checksum"), "\(context): \(path)")
+                ours[String(path.dropLast(".checksum".count)), default: []].append(result)
+            }
+            #expect(Set(ours.keys).isSubset(of: Self.layers), "\(context): \(ours.keys)")
+            for layer in Self.layers {
+                let theirs = row.layers[layer] ?? []
+                let mine = ours[layer] ?? []
+                let verified = theirs.filter { $0.verdict == .good || $0.verdict == .bad }
+                let illegal = theirs.filter { $0.verdict == .illegal }
+                #expect(illegal.allSatisfy { _ in layer == "udp" && row.expertMessages.contains("Illegal checksum value (0)") },
+                        "\(context) \(layer)")
+                try #require(mine.count == verified.count, "\(context) \(layer): ours \(mine), tshark \(theirs)")
+                for (result, verdict) in zip(mine, verified) {
+                    #expect(result.isCorrect == (verdict.verdict == .good), "\(context) \(layer)")
+                    if let calculated = verdict.calculated {
+                        #expect(result.expected == calculated, "\(context) \(layer): ours 0x\(String(result.expected, radix: 16))")
+                    } else if !result.isCorrect {
+                        #expect(row.expertMessages.contains("Bad checksum [should be 0x\(hex16(result.expected))]"),
+                                "\(context) \(layer): ours 0x\(hex16(result.expected)), tshark: \(row.expertMessages)")
+                    }
+                }
+            }
+            // By default only the IPv4 header checksum is verified, with tshark's -o ip.check_checksum:TRUE verdict.
+            let defaults = byDefault.dissect(frame, root: root)
+            let ipVerdicts = (row.layers["ip"] ?? []).filter { $0.verdict == .good || $0.verdict == .bad }
+            #expect(defaults.checksums.map { defaults.path(of: $0.node) } == ipVerdicts.map { _ in "ip.checksum" }, "\(context)")
+            #expect(defaults.checksums.map(\.isCorrect) == ipVerdicts.map { $0.verdict == .good }, "\(context)")
+        }
+    }
+
+    /// What the corpus exercises, so a capture regenerated without its wrong checksums is noticed.
+    @Test func theCorpusHoldsGoodAndBadVerdictsOfEveryLayer() {
+        for layer in Self.layers {
+            let verdicts = Self.rows.flatMap { $0.layers[layer] ?? [] }.map(\.verdict)
+            #expect(verdicts.contains(.good) && verdicts.contains(.bad), "\(layer)")
+        }
+        #expect(Self.rows.contains { ($0.layers["udp"] ?? []).contains { $0.verdict == .notPresent } })
+    }
+
+    private func hex16(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
