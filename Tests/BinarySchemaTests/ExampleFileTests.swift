@@ -107,6 +107,20 @@ import Testing
             #expect(try png.int("png.chunks[\(index)].crc") == Int64(chunk["crc"] ?? ""))
         }
         #expect(try png.int("png.chunks[0].data.width") == 2)
+        // Each chunk's CRC is verified, and the walk says so.
+        #expect(png.checksums.count == chunks.count)
+        let allCorrect = png.checksums.allSatisfy { $0.isCorrect }
+        #expect(allCorrect)
+        var broken = [UInt8](try Data(contentsOf: Self.examples.appendingPathComponent("sample.png")))
+        broken[0x2A] ^= 0x01  // a byte of the tEXt chunk's data
+        let bundled = repositoryRoot.appendingPathComponent("Schemas").path
+        let schema = try SchemaLoader.load(paths: [bundled, repositoryRoot.appendingPathComponent("Schemas/examples/png.schema").path],
+                                           importDirectories: [bundled])
+        var interpreter = Interpreter(schema: schema)
+        let damaged = interpreter.dissect(broken, root: try #require(schema.structType(named: "PNG")))
+        #expect(damaged.error == nil, "a wrong CRC is a mark, not an error")
+        let verdicts = damaged.checksums.map { $0.isCorrect }
+        #expect(verdicts == [true, false, true, true])
         #expect(try text(png, "png.chunks[1].data.keyword") == "Software")
     }
 
