@@ -338,12 +338,13 @@ import Testing
     }
 
     @Test func atAndAlignAreChecked() {
-        let found = diagnostics("struct Main {\n  a: u8 @align(0)\n  b: u8 @align(a)\n  c: u8 @at(true)\n  d: u8 @at\n}")
+        let found = diagnostics("struct Main {\n  a: u8 @align(0)\n  b: u8 @align(a)\n  c: u8 @at(true)\n  d: u8 @at\n  e: u8 @align(\"4\")\n}")
         #expect(found.map { "\($0.location.line):\($0.location.column) \($0.message)" } == [
             "2:9 @align takes a byte count from 1 to 4096, not 0",
             "3:16 unknown field 'a'",
             "4:13 an @at offset must be an integer, but this is bool",
             "5:9 @at takes one integer expression: the byte offset from the start of the nearest @offset_base struct or the input",
+            "6:9 @align takes one constant: the alignment in bytes from the struct's start",
         ])
     }
 }

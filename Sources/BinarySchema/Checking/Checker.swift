@@ -568,11 +568,8 @@ struct Checker {
                 textAttributes.append(attribute)
                 if !attribute.arguments.isEmpty { report(.invalidValue, "@text takes no arguments", at: attribute.location) }
             case "size":
-                if attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0] {
-                    size = compileProgram(expression, scope: scope, expecting: .integer, role: "a @size")
-                } else {
-                    report(.invalidValue, "@size takes one integer expression: the field's length in bytes", at: attribute.location)
-                }
+                size = singleExpression(attribute, scope: scope, expecting: .integer, role: "a @size",
+                                        usage: "@size takes one integer expression: the field's length in bytes")
             case "hex", "dec", "bin", "mac", "ipv4", "ipv6", "flag", "ascii":
                 if !attribute.arguments.isEmpty { report(.invalidValue, "@\(attribute.name) takes no arguments", at: attribute.location) }
                 display = Self.displayHints[attribute.name] ?? .automatic
@@ -580,30 +577,24 @@ struct Checker {
             case "display", "assert":
                 postAttributes.append(attribute)
             case "at":
-                if attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0] {
-                    position = compileProgram(expression, scope: scope, expecting: .integer, role: "an @at offset")
-                } else {
-                    report(.invalidValue, "@at takes one integer expression: the byte offset from the start of the nearest @offset_base struct or the input",
-                           at: attribute.location)
-                }
+                position = singleExpression(attribute, scope: scope, expecting: .integer, role: "an @at offset",
+                                            usage: "@at takes one integer expression: the byte offset from the start of the nearest @offset_base struct or the input")
             case "align":
-                if attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0],
-                   let value = constant(expression, file: scope.file) {
+                guard attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0] else {
+                    report(.invalidValue, "@align takes one constant: the alignment in bytes from the struct's start", at: attribute.location)
+                    continue
+                }
+                // A field in the constant (`@align(a)`) is reported by `constant` itself.
+                if let value = constant(expression, file: scope.file) {
                     if value >= 1, value <= 4096 {
                         alignment = Int(value)
                     } else {
                         report(.invalidValue, "@align takes a byte count from 1 to 4096, not \(value)", at: attribute.location)
                     }
-                } else if attribute.arguments.count != 1 {
-                    report(.invalidValue, "@align takes one constant: the alignment in bytes from the struct's start", at: attribute.location)
                 }
             case "little_endian":
-                if attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0] {
-                    littleEndian = compileProgram(expression, scope: scope, expecting: .boolean, role: "a @little_endian condition")
-                } else {
-                    report(.invalidValue, "@little_endian takes one bool expression: whether the field's contents are little-endian",
-                           at: attribute.location)
-                }
+                littleEndian = singleExpression(attribute, scope: scope, expecting: .boolean, role: "a @little_endian condition",
+                                                usage: "@little_endian takes one bool expression: whether the field's contents are little-endian")
             case "checksum":
                 if checksumAttribute != nil {
                     report(.duplicateName, "a field holds one checksum: '\(syntax.name)' already has a @checksum", at: attribute.location)
@@ -651,12 +642,9 @@ struct Checker {
         }
         for attribute in postAttributes {
             if attribute.name == "assert" {
-                if attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0] {
-                    if let program = compileProgram(expression, scope: scope, expecting: .boolean, role: "an @assert") {
-                        constraints.append(program)
-                    }
-                } else {
-                    report(.invalidValue, "@assert takes one bool expression", at: attribute.location)
+                if let program = singleExpression(attribute, scope: scope, expecting: .boolean, role: "an @assert",
+                                                  usage: "@assert takes one bool expression") {
+                    constraints.append(program)
                 }
             } else if let checked = checkDisplay(attribute, scope: scope) {
                 displayFormat = checked
@@ -667,6 +655,17 @@ struct Checker {
                      condition: condition, constraints: constraints, size: size, display: display,
                      displayFormat: displayFormat, location: syntax.location, littleEndianCondition: littleEndian,
                      position: position, alignment: alignment, checksum: checksum)
+    }
+
+    /// The program of an attribute that takes one expression (`@size(n)`, `@at(offset)`), or nil
+    /// after reporting `usage` when it has another shape, or the expression's error.
+    private mutating func singleExpression(_ attribute: AttributeSyntax, scope: Scope, expecting: ValueType, role: String,
+                                           usage: String) -> Program? {
+        guard attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0] else {
+            report(.invalidValue, usage, at: attribute.location)
+            return nil
+        }
+        return compileProgram(expression, scope: scope, expecting: expecting, role: role)
     }
 
     /// `@display("fmt {} ...", args...)`: the format and its compiled arguments, or nil (reported).

@@ -142,7 +142,7 @@ enum ChecksumVerifier {
         guard !field.isBitField, field.bitStart & 7 == 0, field.bitWidth == entry.algorithm.bits,
               case .unsigned(let actual) = field.value else { return nil }
         if entry.condition >= 0 {
-            var context = FrameContext(store: store, plan: plan, frame: frameIndex)
+            var context = RecordedFrameContext(state: store, plan: plan, frame: frameIndex, bytes: bytes)
             guard let holds = try? Evaluator.run(plan.operations(of: entry.condition), in: &context), holds != 0 else { return nil }
         }
         let own = field.byteOffset..<(field.byteOffset + field.byteLength)
@@ -291,33 +291,6 @@ enum ChecksumVerifier {
         accumulator.updateZeros(overlapEnd - overlapStart)
         accumulator.update(bytes, overlapEnd..<range.upperBound)
     }
-}
-
-/// Evaluates a `when` condition after the walk, against the fields recorded for one struct.
-private struct FrameContext: EvaluationContext {
-    let store: NodeStore
-    let plan: ExecutionPlan
-    let frame: Int32
-
-    func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
-        guard let current = store.frame(frame) else { throw .noEnclosingStruct("field") }
-        guard let node = store.slotNode(current, slot) else { throw .absentField("field") }
-        return try store.integerValue(of: node, "field")
-    }
-
-    func constant(_ index: Int32) -> Int64 { plan.constants[index] }
-
-    func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
-        try store.integerValue(of: try store.resolve(reference, plan: plan, frame: frame, element: -1), "field")
-    }
-
-    func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
-        store.length(of: try store.resolve(reference, plan: plan, frame: frame, element: -1))
-    }
-
-    var remainingBytes: Int64 { 0 }
-    var currentOffset: Int64 { 0 }
-    func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
 }
 
 extension Dissection {

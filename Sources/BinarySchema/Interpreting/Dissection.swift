@@ -514,7 +514,7 @@ extension Dissection {
         guard count > 0, values.count >= count else { return false }
         let plan = schema.plan
         let first = plan.displayArgumentStarts[nodes[index].fieldID]
-        var context = DisplayContext(state: state, plan: plan, frame: enclosingFrame(of: index), bytes: bytes)
+        var context = RecordedFrameContext(state: state, plan: plan, frame: enclosingFrame(of: index), bytes: bytes)
         for position in 0..<count {
             let program = plan.displayArguments[first + Int32(position)]
             guard let value = try? Evaluator.run(plan.operations(of: program), in: &context) else { return false }
@@ -535,8 +535,9 @@ extension Dissection {
     }
 }
 
-/// Evaluates `@display` arguments after the walk, against the recorded frames.
-private struct DisplayContext: EvaluationContext {
+/// Evaluates expressions after the walk (`@display` arguments, checksum `when` conditions)
+/// against the fields recorded for one struct.
+struct RecordedFrameContext: EvaluationContext {
     let state: NodeStore
     let plan: ExecutionPlan
     let frame: Int32
