@@ -98,14 +98,8 @@ public struct JSONRenderer {
         if let error = dissection.error {
             sink.append("{\"code\":" as StaticString)
             sink.appendJSONString(error.code)
-            sink.append(",\"message\":" as StaticString)
-            sink.appendJSONString(error.description)
-            sink.append(",\"path\":" as StaticString)
-            sink.appendJSONString(error.path)
-            sink.append(",\"offset\":" as StaticString)
-            sink.appendDecimal(error.offset)
-            sink.append(",\"bit_offset\":" as StaticString)
-            sink.appendDecimal(error.bitOffset)
+            appendWhere(message: error.description, path: error.path, offset: error.offset, bitOffset: error.bitOffset,
+                        into: &sink)
             sink.append(",\"field\":" as StaticString)
             sink.appendDecimal(error.node)
             sink.append(byte: UInt8(ascii: "}"))
@@ -116,14 +110,7 @@ public struct JSONRenderer {
         if let cut = dissection.cut {
             sink.append("{\"layer\":" as StaticString)
             sink.appendJSONString(cut.layer)
-            sink.append(",\"message\":" as StaticString)
-            sink.appendJSONString(cut.description)
-            sink.append(",\"path\":" as StaticString)
-            sink.appendJSONString(cut.path)
-            sink.append(",\"offset\":" as StaticString)
-            sink.appendDecimal(cut.offset)
-            sink.append(",\"bit_offset\":" as StaticString)
-            sink.appendDecimal(cut.bitOffset)
+            appendWhere(message: cut.description, path: cut.path, offset: cut.offset, bitOffset: cut.bitOffset, into: &sink)
             sink.append(",\"needed\":" as StaticString)
             if let needed = cut.needed { sink.appendDecimal(needed) } else { sink.append("null" as StaticString) }
             sink.append(",\"captured_length\":" as StaticString)
@@ -225,6 +212,18 @@ public struct JSONRenderer {
     }
 
     /// The `kind` member and the key after it, in one piece.
+    /// The members an error and a cut share: what happened, and at which field and offset.
+    private func appendWhere(message: String, path: String, offset: Int, bitOffset: Int, into sink: inout TextSink) {
+        sink.append(",\"message\":" as StaticString)
+        sink.appendJSONString(message)
+        sink.append(",\"path\":" as StaticString)
+        sink.appendJSONString(path)
+        sink.append(",\"offset\":" as StaticString)
+        sink.appendDecimal(offset)
+        sink.append(",\"bit_offset\":" as StaticString)
+        sink.appendDecimal(bitOffset)
+    }
+
     private func kindKey(_ kind: NodeKind) -> StaticString {
         switch kind {
         case .structure: return ",\"kind\":\"struct\",\"offset\":"
