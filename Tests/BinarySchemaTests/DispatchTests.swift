@@ -225,7 +225,7 @@ import Testing
         #expect(tcp.heuristics.map { schema.structs[$0.structID].name } == ["TLSRecord"])
         let ethertype = try #require(schema.dispatchTables.first { $0.name == "ethertype" })
         #expect(ethertype.keyTypeName == "EtherType")
-        #expect(ethertype.structID(for: 0x0800).map { schema.structs[$0].name } == "IPv4")
+        #expect(ethertype.entries.first { $0.low == 0x0800 }.map { schema.structs[$0.structID].name } == "IPv4")
     }
 
     // MARK: - Checker errors

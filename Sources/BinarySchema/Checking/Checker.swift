@@ -71,7 +71,7 @@ struct Checker {
     // MARK: - Dispatch tables and registrations
 
     private mutating func resolveTables() {
-        for (index, entry) in tableSyntax.enumerated() {
+        for entry in tableSyntax {
             var keyType = ValueType.invalid
             var integer: IntegerType?
             if case .named(let name, _) = entry.syntax.keyType {
@@ -89,7 +89,6 @@ struct Checker {
             }
             tableKeyTypes.append(keyType)
             tableKeyIntegers.append(integer)
-            _ = index
         }
         tableEntries = Array(repeating: [], count: tableSyntax.count)
         tableHeuristics = Array(repeating: [], count: tableSyntax.count)

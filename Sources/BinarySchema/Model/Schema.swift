@@ -412,7 +412,7 @@ package final class DispatchTable: Sendable {
     /// The enum whose case names the keys are, if the key type is an enum.
     package let keyEnumID: Int?
     package let location: SchemaLocation
-    /// Exact values and ranges, in registration order; overridden entries are already removed.
+    /// Exact values and ranges, in registration order, overrides among them (``lookupOrder`` puts them first).
     package let entries: [Entry]
     /// Structs tried in order when no key matches; each claims the payload when its constraints hold.
     package let heuristics: [Entry]
@@ -431,11 +431,6 @@ package final class DispatchTable: Sendable {
     package var lookupOrder: [Entry] {
         entries.filter { $0.isOverride && !$0.isRange } + entries.filter { $0.isOverride && $0.isRange }
             + entries.filter { !$0.isOverride && !$0.isRange } + entries.filter { !$0.isOverride && $0.isRange }
-    }
-
-    /// The struct registered for `key`, by ``lookupOrder``.
-    package func structID(for key: Int64) -> Int? {
-        lookupOrder.first { $0.low <= key && key <= $0.high }?.structID
     }
 
     /// A copy with `entry`, an override, looked up before every other entry (a `dissect -d` decode-as).
