@@ -172,6 +172,24 @@ import Testing
         #expect(error.code == "premature_end")
     }
 
+    /// A heuristic the capture's end stops before it claims anything leaves no trace: neither its
+    /// nodes nor the cut it met, which later fields would otherwise be taken for.
+    @Test func aHeuristicCutShortByTheCaptureIsForgottenWithItsCut() throws {
+        let schema = """
+            table t: u8
+            register t { heuristic H }
+            struct H { a: u8  b: u8 @assert(b == 7)  c: u8 }
+            struct Main { p: dispatch t(0) @size(2)  let x = 1  let y = 2 }
+            """
+        // `p` holds 2 bytes on the wire but the capture keeps 1: H meets the cut before its constraint,
+        // and the payload stays bytes, which (as any byte payload) is not marked cut.
+        let result = try dissect(schema, [0x01], originalLength: 8)
+        #expect(result.error == nil)
+        #expect(result.node(at: "Main.p.a") == nil)
+        #expect(try result.at("Main.p").byteLength == 1)
+        #expect(result.cut == nil, "the cut belonged to the forgotten attempt, not to \(String(describing: result.cut?.path))")
+    }
+
     private static let vxlan = """
         endian big
         import "ethernet.schema"

@@ -543,6 +543,8 @@ public struct Interpreter {
     private mutating func attempt(_ typeIndex: Int32, fieldID: Int32, parent: Int32, arrayIndex: Int32) throws(Stop) -> Int32? {
         let mark = state.mark
         let start = reader.bitPosition
+        // A cut the attempt met is forgotten with it: it names one of the nodes rolled back.
+        let (savedCutNode, savedCutNeeded, savedCutScopes) = (cutNode, cutNeeded, cutScopes.count)
         let savedClaim = unclaimedHeuristicFrame
         unclaimedHeuristicFrame = Int32(truncatingIfNeeded: mark.frames)
         defer { unclaimedHeuristicFrame = savedClaim }
@@ -553,6 +555,8 @@ public struct Interpreter {
             state.rollBack(to: mark)
             try? reader.seek(toBit: start)
             pendingError = nil
+            (cutNode, cutNeeded) = (savedCutNode, savedCutNeeded)
+            cutScopes.removeLast(cutScopes.count - savedCutScopes)
             return nil
         }
     }
