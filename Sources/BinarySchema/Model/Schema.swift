@@ -335,14 +335,14 @@ public final class Field: Sendable {
     /// How its value is shown (`@hex`, `@mac`…; `.automatic` without one).
     public let display: DisplayHint
     /// Whether it is a struct's parameter (`struct S(n: u8)`), a value its user passes.
-    public var isParameter: Bool {
+    package var isParameter: Bool {
         if case .parameter = type { return true }
         return false
     }
     /// Whether it is read at an offset (`@at`), wherever that lies, rather than at the cursor.
-    public var isPositioned: Bool { position != nil }
+    package var isPositioned: Bool { position != nil }
     /// Whether it is a computed value (`let name = expr`): derived, with no bytes of its own.
-    public var isComputed: Bool {
+    package var isComputed: Bool {
         if case .computed = type { return true }
         return false
     }
