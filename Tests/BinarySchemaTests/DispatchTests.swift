@@ -172,6 +172,42 @@ import Testing
         #expect(error.code == "premature_end")
     }
 
+    /// Exact keys are hashed: in a table of many keys that share their low bits (so their rows
+    /// collide and probes wrap around), every key finds its own struct, a key between them finds
+    /// none, and a range still answers for the keys it covers that no exact value holds.
+    @Test func everyExactKeyOfACrowdedTableFindsItsStruct() throws {
+        let evens = Array(stride(from: 0, through: 0xFE00, by: 0x200))
+        let odds = [1, 3, 0x7FFF, 0x8001, 0xFFFF]
+        let schema = """
+            table t: u16
+            register t {
+              \(evens.map(String.init).joined(separator: ", ")) => A
+              \(odds.map(String.init).joined(separator: ", ")) => B
+              0x100...0x1FF => R
+            }
+            struct A { a: u8 }
+            struct B { b: u8 }
+            struct R { r: u8 }
+            struct Main { k: u16  p: dispatch t(k) }
+            """
+        var expected: [Int: String?] = [:]
+        for key in evens + odds {
+            for neighbour in [key - 1, key + 1, key + 0x100] where (0...0xFFFF).contains(neighbour) {
+                expected[neighbour] = neighbour >= 0x100 && neighbour <= 0x1FF ? "r" : nil
+            }
+        }
+        for key in evens { expected[key] = "a" }
+        for key in odds { expected[key] = "b" }
+        for (key, field) in expected.sorted(by: { $0.key < $1.key }) {
+            let result = try dissect(schema, [UInt8(key >> 8), UInt8(key & 0xFF), 0x55])
+            #expect(result.error == nil)
+            for name in ["a", "b", "r"] {
+                #expect((result.node(at: "Main.p.\(name)") != nil) == (name == field),
+                        "key \(key): Main.p.\(name) expected \(name == field ? "present" : "absent")")
+            }
+        }
+    }
+
     /// A heuristic the capture's end stops before it claims anything leaves no trace: neither its
     /// nodes nor the cut it met, which later fields would otherwise be taken for.
     @Test func aHeuristicCutShortByTheCaptureIsForgottenWithItsCut() throws {

@@ -77,9 +77,40 @@ struct ChecksumPlan: ~Copyable {
         self.names = names
     }
 
-    /// Which entries `selection` verifies, by entry index.
-    func enabled(by selection: ChecksumSelection) -> [Bool] {
-        (0..<entries.count).map { selection.verifies(name: names[$0], onRequest: entries[$0].onRequest) }
+    /// The entries `selection` verifies, per struct.
+    func schedule(for selection: ChecksumSelection) -> ChecksumSchedule {
+        var ranges: [ChecksumSchedule.Span] = []
+        var chosen: [Int32] = []
+        for structIndex in 0..<structs.count {
+            let structure = structs[structIndex]
+            let start = Int32(chosen.count)
+            for index in structure.start..<(structure.start + structure.count)
+            where selection.verifies(name: names[Int(index)], onRequest: entries[index].onRequest) {
+                chosen.append(index)
+            }
+            ranges.append(ChecksumSchedule.Span(start: start, count: Int32(chosen.count) - start))
+        }
+        return ChecksumSchedule(structs: ranges, entries: chosen)
+    }
+}
+
+/// The checksums one interpreter's options select: per struct ID, a span of plan entry indices.
+/// Lowered once, so the pass after a walk skips a struct whose checksums are all off (TCP's, by
+/// default) by one load. Unchecked: the tables are written once, in `init`, and only read after.
+final class ChecksumSchedule: @unchecked Sendable {
+    struct Span {
+        var start: Int32
+        var count: Int32
+    }
+
+    let structs: Table<Span>
+    let entries: Table<Int32>
+    let isEmpty: Bool
+
+    init(structs: [Span], entries: [Int32]) {
+        self.structs = Table(structs)
+        self.entries = Table(entries)
+        isEmpty = entries.isEmpty
     }
 }
 
@@ -95,21 +126,22 @@ struct ChecksumMark: Sendable {
 /// the payload). A checksum whose field or covered bytes were not all read (absent, or cut short by
 /// the walk's error), or whose `when` does not hold, is left unverified: no mark.
 enum ChecksumVerifier {
-    static func run(store: NodeStore, plan: ExecutionPlan, bytes: [UInt8], enabled: [Bool], errorNode: Int32) {
+    static func run(store: NodeStore, plan: ExecutionPlan, schedule: ChecksumSchedule, bytes: [UInt8], errorNode: Int32) {
         // Every struct read is looked at, a dozen per packet: the frames in place (appending marks
         // leaves them as they are), skipped by a loop of its own that keeps to registers.
         let frames = unsafe store.frames.elements
-        var frameIndex = unsafe nextFrameWithChecksums(from: 0, in: frames, plan.checksums.structs)
+        var frameIndex = unsafe nextFrameWithChecksums(from: 0, in: frames, schedule.structs)
         while frameIndex < frames.count {
             let frame = unsafe frames[frameIndex]
-            let entry = plan.checksums.structs[frame.structID]
-            for index in entry.start..<(entry.start + entry.count) where enabled.indices.contains(Int(index)) && enabled[Int(index)] {
-                if let mark = verify(plan.checksums.entries[index], frame: frame, frameIndex: Int32(truncatingIfNeeded: frameIndex),
-                                     store: store, plan: plan, bytes: bytes, errorNode: errorNode) {
+            let span = schedule.structs[frame.structID]
+            for position in span.start..<(span.start + span.count) {
+                if let mark = verify(plan.checksums.entries[schedule.entries[position]], frame: frame,
+                                     frameIndex: Int32(truncatingIfNeeded: frameIndex), store: store, plan: plan,
+                                     bytes: bytes, errorNode: errorNode) {
                     store.checksumMarks.append(mark)
                 }
             }
-            frameIndex = unsafe nextFrameWithChecksums(from: frameIndex + 1, in: frames, plan.checksums.structs)
+            frameIndex = unsafe nextFrameWithChecksums(from: frameIndex + 1, in: frames, schedule.structs)
         }
         // A struct's checksum may follow a nested struct's (PNG's CRC after its chunk data): keep node
         // order, by insertion. Frames come in pre-order, so a mark is out of order only behind the
@@ -127,9 +159,9 @@ enum ChecksumVerifier {
         }
     }
 
-    /// The first frame from `start` on whose struct has checksums, or `frames.count`.
+    /// The first frame from `start` on whose struct has checksums to verify, or `frames.count`.
     private static func nextFrameWithChecksums(from start: Int, in frames: UnsafeBufferPointer<Frame>,
-                                               _ structs: borrowing Table<ChecksumPlan.StructEntry>) -> Int {
+                                               _ structs: borrowing Table<ChecksumSchedule.Span>) -> Int {
         var index = start
         while index < frames.count, structs[unsafe frames[index].structID].count == 0 { index += 1 }
         return index

@@ -88,13 +88,15 @@ final class ExecutionPlan: @unchecked Sendable {
         var keyCount: Int32
     }
 
-    /// A table's entries in lookup order: overrides (searched in order), exact values (sorted, for a
-    /// binary search), ranges (in order), then heuristics.
+    /// A table's entries in lookup order: overrides (searched in order), exact values (hashed, in
+    /// ``ExecutionPlan/exactKeys``), ranges (in order), then heuristics.
     struct DispatchTableEntry {
         var overrideStart: Int32
         var overrideCount: Int32
+        /// The table's exact values: `exactMask + 1` (a power of two, at least twice their number)
+        /// rows of ``ExecutionPlan/exactKeys`` from `exactStart`, probed linearly; none when -1.
         var exactStart: Int32
-        var exactCount: Int32
+        var exactMask: Int32
         var rangeStart: Int32
         var rangeCount: Int32
         var heuristicStart: Int32
@@ -106,6 +108,21 @@ final class ExecutionPlan: @unchecked Sendable {
         var low: Int64
         var high: Int64
         var type: Int32
+    }
+
+    /// One row of a dispatch table's hashed exact values; `type` -1 is an empty row.
+    struct ExactKey {
+        var key: Int64
+        var type: Int32
+
+        static let empty = ExactKey(key: 0, type: -1)
+
+        /// The row `key` is looked for from, below `mask + 1`: a multiplicative hash, so ports and
+        /// EtherTypes that differ in their low bits spread out.
+        @inline(__always)
+        static func home(of key: Int64, mask: Int32) -> Int {
+            Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & Int(mask)
+        }
     }
 
     struct ProgramEntry {
@@ -151,6 +168,7 @@ final class ExecutionPlan: @unchecked Sendable {
     let dispatchKeys: Table<Int32>
     let dispatchTables: Table<DispatchTableEntry>
     let keyRanges: Table<KeyRange>
+    let exactKeys: Table<ExactKey>
     /// `bytes[..]`: what a dispatch reads when no entry and no heuristic claims the payload.
     let restOfScopeType: Int32
     let constraints: Table<Int32>
@@ -184,7 +202,8 @@ final class ExecutionPlan: @unchecked Sendable {
         for structure in structTypes {
             let lastConstrained = structure.fields.lastIndex { !$0.constraints.isEmpty }.map(Int32.init) ?? -1
             structs.append(StructEntry(fieldStart: Int32(builder.fields.count), fieldCount: Int32(structure.fields.count),
-                                       isOffsetBase: structure.isOffsetBase, lastConstrainedField: lastConstrained))
+                                       isOffsetBase: structure.isOffsetBase,
+                                       lastConstrainedField: lastConstrained))
             // Reserve the struct's field rows first so they stay contiguous while their types are lowered.
             let start = builder.fields.count
             builder.fields.append(contentsOf: repeatElement(
@@ -222,6 +241,7 @@ final class ExecutionPlan: @unchecked Sendable {
         dispatchKeys = Table(builder.dispatchKeys)
         dispatchTables = Table(builder.dispatchTables)
         keyRanges = Table(builder.keyRanges)
+        exactKeys = Table(builder.exactKeys)
         constraints = Table(builder.constraints)
         programs = Table(builder.programs)
         operations = Table(builder.operations)
@@ -245,7 +265,7 @@ final class ExecutionPlan: @unchecked Sendable {
         referenceTexts = builder.referenceTexts
     }
 
-    /// The struct type registered for `key`, or -1: overrides in order, exact values by binary search, ranges in order.
+    /// The struct type registered for `key`, or -1: overrides in order, exact values by hash, ranges in order.
     func lookup(_ key: Int64, in table: DispatchTableEntry) -> Int32 {
         var index = table.overrideStart
         while index < table.overrideStart + table.overrideCount {
@@ -253,13 +273,15 @@ final class ExecutionPlan: @unchecked Sendable {
             if entry.low <= key, key <= entry.high { return entry.type }
             index += 1
         }
-        var low = table.exactStart
-        var high = table.exactStart + table.exactCount
-        while low < high {
-            let middle = low + (high - low) / 2
-            let entry = keyRanges[middle]
-            if entry.low == key { return entry.type }
-            if entry.low < key { low = middle + 1 } else { high = middle }
+        if table.exactStart >= 0 {
+            // At most half the rows are full, so the probe meets an empty one.
+            var row = ExactKey.home(of: key, mask: table.exactMask)
+            while true {
+                let entry = exactKeys[Int(table.exactStart) + row]
+                if entry.type < 0 { break }
+                if entry.key == key { return entry.type }
+                row = (row + 1) & Int(table.exactMask)
+            }
         }
         index = table.rangeStart
         while index < table.rangeStart + table.rangeCount {
@@ -294,6 +316,7 @@ final class ExecutionPlan: @unchecked Sendable {
         var dispatchKeys: [Int32] = []
         var dispatchTables: [DispatchTableEntry] = []
         var keyRanges: [KeyRange] = []
+        var exactKeys: [ExactKey] = []
         var constraints: [Int32] = []
         var programs: [ProgramEntry] = []
         var operations: [Program.Operation] = []
@@ -502,12 +525,31 @@ final class ExecutionPlan: @unchecked Sendable {
             }
             let entries = table.lookupOrder
             let overrides = ranges(entries.filter(\.isOverride), &self)
-            let exact = ranges(entries.filter { !$0.isOverride && !$0.isRange }.sorted { $0.low < $1.low }, &self)
+            let exact = hashed(entries.filter { !$0.isOverride && !$0.isRange })
             let spans = ranges(entries.filter { !$0.isOverride && $0.isRange }, &self)
             let heuristics = ranges(table.heuristics, &self)
             dispatchTables.append(DispatchTableEntry(
-                overrideStart: overrides.0, overrideCount: overrides.1, exactStart: exact.0, exactCount: exact.1,
+                overrideStart: overrides.0, overrideCount: overrides.1, exactStart: exact.start, exactMask: exact.mask,
                 rangeStart: spans.0, rangeCount: spans.1, heuristicStart: heuristics.0, heuristicCount: heuristics.1))
+        }
+
+        /// Appends `entries` (one key each, no two alike: the checker refuses a second registration
+        /// without `override`) as a hashed block of ``exactKeys``.
+        private mutating func hashed(_ entries: [DispatchTable.Entry]) -> (start: Int32, mask: Int32) {
+            guard !entries.isEmpty else { return (-1, 0) }
+            var rowCount = 2
+            while rowCount < 2 * entries.count { rowCount *= 2 }
+            var rows = [ExactKey](repeating: .empty, count: rowCount)
+            let mask = Int32(rowCount - 1)
+            for entry in entries {
+                let type = self.type(.structure(structID: entry.structID))
+                var row = ExactKey.home(of: entry.low, mask: mask)
+                while rows[row].type >= 0, rows[row].key != entry.low { row = (row + 1) & Int(mask) }
+                if rows[row].type < 0 { rows[row] = ExactKey(key: entry.low, type: type) }
+            }
+            let start = Int32(exactKeys.count)
+            exactKeys += rows
+            return (start, mask)
         }
 
         private mutating func lower(_ switchType: SwitchType) -> Int32 {

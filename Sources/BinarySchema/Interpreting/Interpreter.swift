@@ -42,14 +42,11 @@ public struct Interpreter {
     public let schema: Schema
     /// The limits of every walk.
     public var options: Options {
-        didSet { checksumsEnabled = plan.checksums.enabled(by: options.checksums) }
+        didSet { checksums = plan.checksums.schedule(for: options.checksums) }
     }
     private let plan: ExecutionPlan
-    /// Which of the plan's checksums ``Options/checksums`` selects, by index; empty when none is,
-    /// so a walk with nothing to verify skips the pass.
-    private var checksumsEnabled: [Bool] {
-        didSet { if !checksumsEnabled.contains(true) { checksumsEnabled = [] } }
-    }
+    /// The plan's checksums that ``Options/checksums`` selects; a walk with none skips the pass.
+    private var checksums: ChecksumSchedule
     /// Working memory, reused by every walk. A dissection handed out holds on to it; the next
     /// walk then finds it shared and starts on new memory, so the dissection keeps its values
     /// (as copies of this interpreter do).
@@ -91,8 +88,7 @@ public struct Interpreter {
         self.schema = schema
         self.options = options
         self.plan = schema.plan
-        let enabled = schema.plan.checksums.enabled(by: options.checksums)
-        checksumsEnabled = enabled.contains(true) ? enabled : []
+        checksums = schema.plan.checksums.schedule(for: options.checksums)
     }
 
     /// Dissects `bytes` starting at struct `root`. The dissection holds a compact copy of what
@@ -134,7 +130,7 @@ public struct Interpreter {
         depth = 0
         unclaimedHeuristicFrame = -1
         byteOrderOverride = -1
-        argumentValues.removeAll(keepingCapacity: true)
+        if !argumentValues.isEmpty { argumentValues.removeAll(keepingCapacity: true) }
         positionedReads = 0
         pendingError = nil
         // pcap lengths are 32-bit: the clamp keeps bit counts of the wire within Int64.
@@ -143,20 +139,23 @@ public struct Interpreter {
         if !cutScopes.isEmpty { cutScopes.removeAll(keepingCapacity: true) }
         cutNode = -1
         let stopped: DissectionError?
+        // The failing node as a plain number: reading it off `stopped` after the walk costs a copy of
+        // the optional error on every walk, the clean ones too.
+        var errorNode: Int32 = -1
         do {
             _ = try parseStruct(Int32(root), fieldID: -1, parent: -1, arrayIndex: -1)
             stopped = nil
         } catch {
             if let failing = pendingError?.node {
                 extendAncestors(over: failing)
+                errorNode = Int32(clamping: failing)
             } else if cutNode >= 0 {
                 extendAncestors(over: Int(cutNode))
             }
             stopped = pendingError
         }
-        if !checksumsEnabled.isEmpty {
-            ChecksumVerifier.run(store: state, plan: plan, bytes: reader.bytes, enabled: checksumsEnabled,
-                                 errorNode: Int32(clamping: stopped?.node ?? -1))
+        if !checksums.isEmpty {
+            ChecksumVerifier.run(store: state, plan: plan, schedule: checksums, bytes: reader.bytes, errorNode: errorNode)
         }
         return stopped
     }
