@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// The bundled schemas' checksum verdicts against tshark's, frame by frame and layer by layer, on
-/// every capture of the corpus: `Corpus/oracle/checksum-status.tsv`, written by TShark 4.0 with
+/// every capture of the corpus: `Corpus/oracle/checksum-status.tsv` (and a `<capture>.checksums.tsv`
+/// per capture made by a script of its own), written by TShark 4.0 with
 /// `-o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE -o udp.check_checksum:TRUE` (see
 /// scripts/capture-samples.sh). `checksums.pcap` holds right and wrong checksums of every layer
 /// on purpose; the loopback captures hold TCP and UDP checksums left to the NIC (offloaded).
@@ -23,10 +24,14 @@ import Testing
 
     static let layers = ["ip", "tcp", "udp", "icmp", "icmpv6"]
 
+    /// The rows of `checksum-status.tsv` and of every `<capture>.checksums.tsv` beside it (the same
+    /// columns, written by the script that made that capture).
     static let rows: [Row] = {
-        let url = repositoryRoot.appendingPathComponent("Corpus/oracle/checksum-status.tsv")
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").dropFirst().compactMap { line in
+        let folder = repositoryRoot.appendingPathComponent("Corpus/oracle")
+        let names = ["checksum-status.tsv"] + ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".checksums.tsv") }.sorted()
+        let text = names.compactMap { try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+        return text.flatMap { $0.split(separator: "\n").dropFirst() }.compactMap { line in
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard columns.count == 11, let frame = Int(columns[1]) else { return nil }
             func occurrences(_ status: String, _ calculated: String?) -> [(verdict: Verdict, calculated: UInt64?)] {
