@@ -1,5 +1,5 @@
 extension BundledSchemaOracleTests {
-    /// Link types other than Ethernet: 802.11 and radiotap, PPP and its framings, Cisco HDLC, Frame Relay, NFLOG.
+    /// Link types other than Ethernet and the serial ones: 802.11 and radiotap, Linux NFLOG, IPoIB, SLIP.
     static let linkLayerMappings: [Mapping] = [
     ]
 }

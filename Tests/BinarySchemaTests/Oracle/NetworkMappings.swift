@@ -1,5 +1,5 @@
 extension BundledSchemaOracleTests {
-    /// Layer 3 and tunnels: GRE and ERSPAN, IP in IP, VXLAN, Geneve, IGMP, MLD, PIM, OSPF, VRRP, BFD, IPsec, ICMP errors.
+    /// Layer 3 and tunnels: GRE and ERSPAN, IP in IP, VXLAN, Geneve, IGMP, PIM, OSPF, VRRP, BFD, IPsec.
     static let networkMappings: [Mapping] = [
     ]
 }

@@ -1,5 +1,5 @@
 extension BundledSchemaOracleTests {
-    /// Layer 4 and what rides on it directly: SCTP, DNS over TCP, mDNS, LLMNR.
+    /// ICMP and ICMPv6 errors with their quoted datagram, MLD, fragments, jumbograms; SCTP, DNS over TCP, mDNS, LLMNR.
     static let transportMappings: [Mapping] = [
     ]
 }
