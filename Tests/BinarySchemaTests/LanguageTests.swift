@@ -314,6 +314,34 @@ import Testing
         #expect(try without.int("Main.last") == 3)
     }
 
+    /// `has(x)` tells whether a conditional field was read, so a later field can be read in its
+    /// place (802.3's length instead of Ethernet II's EtherType) without repeating the condition,
+    /// which after the first field would read other bytes.
+    @Test func hasTellsWhetherAConditionalFieldWasRead() throws {
+        let schema = """
+            struct Main {
+              length: u8 if peek(0) < 0x80
+              type: u16 if !has(length)
+              body: bytes[has(length) ? length : 1]
+              let typed = has(type)
+            }
+            """
+        let short = try dissect(schema, [2, 0xAA, 0xBB])
+        #expect(short.error == nil)
+        #expect(try short.int("Main.length") == 2)
+        #expect(short.node(at: "Main.type") == nil)
+        #expect(try short.display("Main.body") == "aabb")
+        #expect(try short.display("Main.typed") == "false")
+        let typed = try dissect(schema, [0x86, 0xDD, 0xCC])
+        #expect(typed.node(at: "Main.length") == nil)
+        #expect(try typed.int("Main.type") == 0x86DD)
+        #expect(try typed.display("Main.body") == "cc")
+        #expect(try typed.display("Main.typed") == "true")
+        let messages = diagnostics("struct Main { a: u8  b: u8 if has(c)  c: u8  d: u8 if has(1) }").map(\.message)
+        #expect(messages.count == 2, "\(messages)")
+        #expect(messages.first?.contains("'c'") == true, "\(messages)")
+    }
+
     @Test func constraintsValidateValues() throws {
         let schema = "struct Main { version: u4 == 4  ihl: u4 @assert(ihl >= 5) }"
         #expect(try dissect(schema, [0x45]).error == nil)

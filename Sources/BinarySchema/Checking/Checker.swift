@@ -364,12 +364,13 @@ struct Checker {
     }
 
     /// A computed value's type, known before anything is compiled: a bool when its expression is
-    /// a comparison, a logical operation, a bool literal or a bool field, else an integer.
+    /// a comparison, a logical operation, `has(x)`, a bool literal or a bool field, else an integer.
     private static func computedType(_ syntax: ExpressionSyntax, earlier: [(name: String, type: ValueType)]) -> ValueType {
         switch syntax {
         case .boolean: return .boolean
         case .name(let name, _): return earlier.last { $0.name == name }?.type == .boolean ? .boolean : .integer
         case .unary("!", _, _): return .boolean
+        case .call("has", _, _): return .boolean
         case .binary(let op, _, _, _) where ["==", "!=", "<", "<=", ">", ">=", "&&", "||"].contains(op): return .boolean
         case .conditional(_, let whenTrue, _, _): return computedType(whenTrue, earlier: earlier)
         default: return .integer
@@ -1294,6 +1295,10 @@ struct Checker {
                 }
                 builder.emit(.length(builder.add(reference)))
                 return .integer
+            case ("has", 1):
+                guard let (reference, _) = resolveReference(arguments[0], scope: scope) else { return .invalid }
+                builder.emit(.present(builder.add(reference)))
+                return .boolean
             case ("remaining", 0):
                 builder.emit(.remaining)
                 return .integer
@@ -1313,7 +1318,7 @@ struct Checker {
                 builder.emit(.peek)
                 return .integer
             default:
-                report(.unknownField, "unknown function '\(name)' with \(arguments.count) argument\(arguments.count == 1 ? "" : "s") (known: len(field), remaining(), offset(), peek(n), min(a, b), max(a, b))",
+                report(.unknownField, "unknown function '\(name)' with \(arguments.count) argument\(arguments.count == 1 ? "" : "s") (known: len(field), has(field), remaining(), offset(), peek(n), min(a, b), max(a, b))",
                        at: location)
                 return .invalid
             }
@@ -1832,7 +1837,7 @@ struct ProgramBuilder {
     mutating func emit(_ operation: Program.Operation) {
         operations.append(operation)
         switch operation {
-        case .constant, .loadSlot, .load, .length, .remaining, .offset, .compareSlot, .matchBytes:
+        case .constant, .loadSlot, .load, .length, .present, .remaining, .offset, .compareSlot, .matchBytes:
             depth += 1
         case .negate, .logicalNot, .bitwiseNot, .jump, .peek:
             break

@@ -173,6 +173,17 @@ final class NodeStore {
         index >= 0 && Int(index) < frameCount ? frames[Int(index)] : nil
     }
 
+    /// Whether the node reference `index` names was read: `resolve` without the absent-field error.
+    func isPresent(_ index: Int32, plan: ExecutionPlan, frame: Int32, element: Int32) throws(EvaluationFailure) -> Bool {
+        do {
+            _ = try resolve(index, plan: plan, frame: frame, element: element)
+            return true
+        } catch {
+            if case .absentField = error { return false }
+            throw error
+        }
+    }
+
     /// The node reference `index` of `plan` names, seen from `frame` (the current struct) and `element` (for `it`).
     func resolve(_ index: Int32, plan: ExecutionPlan, frame: Int32, element: Int32) throws(EvaluationFailure) -> Int32 {
         let reference = plan.references[index]
@@ -557,6 +568,10 @@ struct RecordedFrameContext: EvaluationContext {
 
     func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
         state.length(of: try state.resolve(reference, plan: plan, frame: frame, element: -1))
+    }
+
+    func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool {
+        try state.isPresent(reference, plan: plan, frame: frame, element: -1)
     }
 
     var remainingBytes: Int64 { 0 }

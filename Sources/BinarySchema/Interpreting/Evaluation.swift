@@ -29,6 +29,8 @@ protocol EvaluationContext {
     /// `reference` indexes the references of the operations being run.
     mutating func load(_ reference: Int32) throws(EvaluationFailure) -> Int64
     mutating func length(_ reference: Int32) throws(EvaluationFailure) -> Int64
+    /// Whether the field `reference` names was read (an absent field is not an error here).
+    mutating func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool
     var remainingBytes: Int64 { get }
     var currentOffset: Int64 { get }
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64
@@ -47,6 +49,7 @@ struct ConstantContext: EvaluationContext {
     func constant(_ index: Int32) -> Int64 { 0 }
     func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
     func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
+    func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
     var remainingBytes: Int64 { 0 }
     var currentOffset: Int64 { 0 }
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
@@ -128,6 +131,7 @@ enum Evaluator {
             case .loadSlot(let slot): value = try context.loadSlot(slot)
             case .load(let reference): value = try context.load(reference)
             case .length(let reference): value = try context.length(reference)
+            case .present(let reference): value = try context.isPresent(reference) ? 1 : 0
             case .compareSlot(let comparison, let slot, let constant):
                 value = comparison.holds(try context.loadSlot(slot), context.constant(constant)) ? 1 : 0
             case .matchBytes(let reference, let literal): value = try context.matchBytes(reference, literal: literal) ? 1 : 0

@@ -370,6 +370,7 @@ final class ExecutionPlan: @unchecked Sendable {
                 switch operation {
                 case .load(let local): return .load(referenceBase + local)
                 case .length(let local): return .length(referenceBase + local)
+                case .present(let local): return .present(referenceBase + local)
                 case .matchBytes(let local, let literal): return .matchBytes(reference: referenceBase + local, literal: literalBase + literal)
                 default: return operation
                 }

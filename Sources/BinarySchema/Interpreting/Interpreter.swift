@@ -1106,6 +1106,10 @@ extension Interpreter: EvaluationContext {
         state.length(of: try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement))
     }
 
+    mutating func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool {
+        try state.isPresent(reference, plan: plan, frame: currentFrame, element: currentElement)
+    }
+
     var remainingBytes: Int64 { Int64(reader.remainingBytes) }
     var currentOffset: Int64 { Int64(reader.offset) }
 

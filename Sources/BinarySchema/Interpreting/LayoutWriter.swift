@@ -559,6 +559,10 @@ extension LayoutWriter: EvaluationContext {
         state.length(of: try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement))
     }
 
+    mutating func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool {
+        try state.isPresent(reference, plan: plan, frame: currentFrame, element: currentElement)
+    }
+
     /// Nothing is left to read while writing: `remaining()` is zero.
     var remainingBytes: Int64 { 0 }
     var currentOffset: Int64 { Int64(writer.bitCount >> 3) }

@@ -9,6 +9,8 @@ package final class Program: Sendable {
         case load(Int32)
         /// Push the length of the field `references[index]`: bytes for bytes and strings, elements for arrays.
         case length(Int32)
+        /// Push 1 when the field `references[index]` was read, 0 when it is absent (`has(x)`).
+        case present(Int32)
         /// Bytes left in the current scope.
         case remaining
         /// Current byte offset from the start of the buffer.
