@@ -114,10 +114,56 @@ def lldp_frames():
     return [raw(Ether(dst=NEAREST_BRIDGE, src=src, type=0x88CC) / lldp) for src, lldp in ((HOST_A, full), (HOST_B, other))]
 
 
+# Slow protocols: LACP and Marker -------------------------------------------------------------
+
+def slow_frames():
+    from scapy.contrib.lacp import LACP, MarkerProtocol, SlowProtocol
+    lacp = LACP(actor_system_priority=32768, actor_system=HOST_A, actor_key=13, actor_port_priority=32768,
+                actor_port_number=22, actor_state=0x3D, partner_system_priority=32768, partner_system=HOST_B,
+                partner_key=13, partner_port_priority=32768, partner_port_number=5, partner_state=0x3F,
+                collector_max_delay=0)
+    # Not yet in sync: defaulted and expired, a short timeout, no partner known.
+    waiting = LACP(actor_system_priority=65535, actor_system=HOST_B, actor_key=1, actor_port_priority=255,
+                   actor_port_number=1, actor_state=0xC7, partner_state=0x02, collector_max_delay=10)
+    marker = MarkerProtocol(marker_type=1, requester_port=22, requester_system=HOST_A, requester_transaction_id=7)
+    response = MarkerProtocol(marker_type=2, requester_port=22, requester_system=HOST_A, requester_transaction_id=7)
+    return [raw(Ether(dst=SLOW_GROUP, src=src) / SlowProtocol() / pdu)
+            for src, pdu in ((HOST_A, lacp), (HOST_B, waiting), (HOST_A, marker), (HOST_B, response))]
+
+
+# EAPOL -------------------------------------------------------------------------------------
+
+def eapol_key(info, replay, nonce, mic=bytes(16), data=b""):
+    """An 802.11 RSN EAPOL-Key descriptor (type 2) with a 16-byte MIC."""
+    return (struct.pack(">BHHQ", 2, info, 16, replay) + nonce + bytes(16) + bytes(8) + bytes(8) + mic
+            + struct.pack(">H", len(data)) + data)
+
+
+def eapol_frames():
+    from scapy.layers.eap import EAP, EAPOL
+    # 4-way handshake message 1 (pairwise, ACK) and message 3 (install, ACK, MIC, secure, with
+    # encrypted key data, which tshark leaves as bytes).
+    message1 = eapol_key(0x008A, 1, bytes(range(32)))
+    message3 = eapol_key(0x13CA, 2, bytes(range(32, 64)), mic=bytes(range(0x80, 0x90)), data=bytes(range(0xA0, 0xB8)))
+    bodies = [
+        EAPOL(version=1, type=1),
+        EAPOL(version=2, type=0) / EAP(code=1, id=1, type=1),
+        EAPOL(version=2, type=0) / EAP(code=2, id=1, type=1, identity=b"alice@example.com"),
+        EAPOL(version=2, type=0) / (b"\x01\x02\x00\x16\x04\x10" + bytes(range(16))),
+        EAPOL(version=2, type=0) / EAP(code=3, id=2),
+        EAPOL(version=2, type=3, len=len(message1)) / message1,
+        EAPOL(version=2, type=3, len=len(message3)) / message3,
+        EAPOL(version=2, type=2),
+    ]
+    return [padded(Ether(dst="01:80:c2:00:00:03", src=HOST_A, type=0x888E) / body) for body in bodies]
+
+
 CAPTURES = {
     "stp": stp_frames,
     "cdp": cdp_frames,
     "lldp": lldp_frames,
+    "slow": slow_frames,
+    "eapol": eapol_frames,
 }
 
 if __name__ == "__main__":

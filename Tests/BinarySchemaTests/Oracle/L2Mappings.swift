@@ -1,10 +1,10 @@
 extension BundledSchemaOracleTests {
     /// Layer 2 on Ethernet: 802.3 with LLC/SNAP, STP, CDP, LLDP, LACP, EAPOL, MPLS, PPPoE, MACsec.
     static let l2Mappings: [Mapping] = [
-        map("eth.len", "eth.len"), map("eth.padding", "eth.padding", as: .position),
+        map("eth.len", "eth.len"), map("eth.padding", "eth.padding", "eapol.padding", as: .position),
         map("llc.dsap", "llc.dsap"), map("llc.ssap", "llc.ssap"), map("llc.control", "llc.control"),
         map("llc.oui", "llc.oui"), map("llc.type", "llc.type"), map("llc.cisco_pid", "llc.cisco_pid"),
-    ] + stpMappings + cdpMappings + lldpMappings
+    ] + stpMappings + cdpMappings + lldpMappings + slowMappings + eapolMappings
 
     /// STP, RSTP and MSTP (stp.pcap). Timers count 1/256 seconds, tshark shows seconds: compared by position.
     static let stpMappings: [Mapping] = [
@@ -110,5 +110,77 @@ extension BundledSchemaOracleTests {
         map("lldp.ieee.802_1.port_vlan.id", "lldp.tlvs[*].value.info.port_vlan_id"),
         map("lldp.ieee.802_3.max_frame_size", "lldp.tlvs[*].value.info.max_frame_size"),
         map("lldp.unknown_subtype.content", "lldp.tlvs[*].value.info", as: .position),
+    ]
+
+    /// Slow protocols (slow.pcap): LACP and Marker.
+    static let slowMappings: [Mapping] = [
+        map("slow.subtype", "slow.subtype"), map("lacp.version", "lacp.version"),
+        map("lacp.tlv_type", "lacp.actor_type", "lacp.partner_type", "lacp.collector_type", "lacp.terminator_type"),
+        map("lacp.tlv_length", "lacp.actor_length", "lacp.partner_length", "lacp.collector_length", "lacp.terminator_length"),
+        map("lacp.actor.sys_priority", "lacp.actor.sys_priority"),
+        map("lacp.actor.sysid", "lacp.actor.sysid", as: .text),
+        map("lacp.actor.key", "lacp.actor.key"),
+        map("lacp.actor.port_priority", "lacp.actor.port_priority"),
+        map("lacp.actor.port", "lacp.actor.port"),
+        map("lacp.actor.reserved", "lacp.actor.reserved", as: .position),
+        map("lacp.actor.state.activity", "lacp.actor.state.activity"),
+        map("lacp.actor.state.timeout", "lacp.actor.state.timeout"),
+        map("lacp.actor.state.aggregation", "lacp.actor.state.aggregation"),
+        map("lacp.actor.state.synchronization", "lacp.actor.state.synchronization"),
+        map("lacp.actor.state.collecting", "lacp.actor.state.collecting"),
+        map("lacp.actor.state.distributing", "lacp.actor.state.distributing"),
+        map("lacp.actor.state.defaulted", "lacp.actor.state.defaulted"),
+        map("lacp.actor.state.expired", "lacp.actor.state.expired"),
+        map("lacp.partner.sys_priority", "lacp.partner.sys_priority"),
+        map("lacp.partner.sysid", "lacp.partner.sysid", as: .text),
+        map("lacp.partner.key", "lacp.partner.key"),
+        map("lacp.partner.port_priority", "lacp.partner.port_priority"),
+        map("lacp.partner.port", "lacp.partner.port"),
+        map("lacp.partner.reserved", "lacp.partner.reserved", as: .position),
+        map("lacp.partner.state.activity", "lacp.partner.state.activity"),
+        map("lacp.partner.state.timeout", "lacp.partner.state.timeout"),
+        map("lacp.partner.state.aggregation", "lacp.partner.state.aggregation"),
+        map("lacp.partner.state.synchronization", "lacp.partner.state.synchronization"),
+        map("lacp.partner.state.collecting", "lacp.partner.state.collecting"),
+        map("lacp.partner.state.distributing", "lacp.partner.state.distributing"),
+        map("lacp.partner.state.defaulted", "lacp.partner.state.defaulted"),
+        map("lacp.partner.state.expired", "lacp.partner.state.expired"),
+        map("lacp.collector.max_delay", "lacp.collector_max_delay"),
+        map("lacp.coll_reserved", "lacp.collector_reserved", as: .position), map("lacp.pad", "lacp.pad", as: .position),
+        map("marker.version", "marker.version"), map("marker.tlvType", "marker.tlv_type", "marker.terminator_type"),
+        map("marker.tlvLen", "marker.tlv_length", "marker.terminator_length"),
+        map("marker.requesterPort", "marker.requester_port"),
+        map("marker.requesterSystem", "marker.requester_system", as: .text),
+        map("marker.requesterTransId", "marker.requester_transaction_id"), map("marker.requesterPad", "marker.requester_pad"),
+        map("marker.reserved", "marker.reserved", as: .position),
+    ]
+
+    /// EAPOL (eapol.pcap): the header, EAP packets and the RSN EAPOL-Key descriptor. What the
+    /// length leaves of the frame is eth.padding to tshark, eapol.padding here.
+    static let eapolMappings: [Mapping] = [
+        map("eapol.version", "eapol.version"), map("eapol.type", "eapol.type"), map("eapol.len", "eapol.len"),
+        map("eap.code", "eap.code"), map("eap.id", "eap.id"), map("eap.len", "eap.len"), map("eap.type", "eap.type"),
+        map("eap.identity", "eap.identity", as: .text), map("eap.md5.value_size", "eap.data.value_size"),
+        map("eap.md5.value", "eap.data.value", as: .position),
+        map("eapol.keydes.type", "eapol.body.type"),
+        map("wlan_rsna_eapol.keydes.key_info.keydes_version", "eapol.body.descriptor.key_info.keydes_version"),
+        map("wlan_rsna_eapol.keydes.key_info.key_type", "eapol.body.descriptor.key_info.key_type"),
+        map("wlan_rsna_eapol.keydes.key_info.key_index", "eapol.body.descriptor.key_info.key_index"),
+        map("wlan_rsna_eapol.keydes.key_info.install", "eapol.body.descriptor.key_info.install"),
+        map("wlan_rsna_eapol.keydes.key_info.key_ack", "eapol.body.descriptor.key_info.key_ack"),
+        map("wlan_rsna_eapol.keydes.key_info.key_mic", "eapol.body.descriptor.key_info.key_mic"),
+        map("wlan_rsna_eapol.keydes.key_info.secure", "eapol.body.descriptor.key_info.secure"),
+        map("wlan_rsna_eapol.keydes.key_info.error", "eapol.body.descriptor.key_info.error"),
+        map("wlan_rsna_eapol.keydes.key_info.request", "eapol.body.descriptor.key_info.request"),
+        map("wlan_rsna_eapol.keydes.key_info.encrypted_key_data", "eapol.body.descriptor.key_info.encrypted_key_data"),
+        map("wlan_rsna_eapol.keydes.key_info.smk_message", "eapol.body.descriptor.key_info.smk_message"),
+        map("eapol.keydes.key_len", "eapol.body.descriptor.key_len"), map("eapol.keydes.replay_counter", "eapol.body.descriptor.replay_counter"),
+        map("wlan_rsna_eapol.keydes.nonce", "eapol.body.descriptor.nonce", as: .position),
+        map("eapol.keydes.key_iv", "eapol.body.descriptor.key_iv", as: .position),
+        map("wlan_rsna_eapol.keydes.rsc", "eapol.body.descriptor.rsc", as: .position),
+        map("wlan_rsna_eapol.keydes.id", "eapol.body.descriptor.id", as: .position),
+        map("wlan_rsna_eapol.keydes.mic", "eapol.body.descriptor.mic", as: .position),
+        map("wlan_rsna_eapol.keydes.data_len", "eapol.body.descriptor.data_len"),
+        map("wlan_rsna_eapol.keydes.data", "eapol.body.descriptor.data", as: .position),
     ]
 }
