@@ -21,7 +21,7 @@ HOST_B = "00:11:22:33:44:66"
 
 def padded(frame):
     """The frame's bytes, padded with zeros to Ethernet's 60-byte minimum."""
-    data = raw(frame)
+    data = frame if isinstance(frame, bytes) else raw(frame)
     return data + bytes(max(0, 60 - len(data)))
 
 
@@ -158,12 +158,57 @@ def eapol_frames():
     return [padded(Ether(dst="01:80:c2:00:00:03", src=HOST_A, type=0x888E) / body) for body in bodies]
 
 
+# MPLS --------------------------------------------------------------------------------------
+
+def mpls_frames():
+    from scapy.contrib.mpls import MPLS
+    from scapy.layers.inet import IP, UDP
+    from scapy.layers.inet6 import IPv6
+    payload = UDP(sport=1000, dport=9) / (b"mpls payload" * 2)
+    stacks = [
+        (0x8847, MPLS(label=100, cos=5, s=0, ttl=64) / MPLS(label=200, cos=0, s=1, ttl=63)
+         / IP(src="10.0.0.1", dst="10.0.0.2", id=1) / payload),
+        (0x8847, MPLS(label=16, cos=0, s=1, ttl=1) / IPv6(src="2001:db8::1", dst="2001:db8::2") / payload),
+        (0x8848, MPLS(label=1048575, cos=7, s=1, ttl=255) / IP(src="10.0.0.1", dst="232.1.1.1", id=2) / payload),
+        # Three entries, the explicit null label first, then bytes that are neither IPv4 nor IPv6.
+        (0x8847, MPLS(label=0, cos=0, s=0, ttl=10) / MPLS(label=3000, cos=1, s=0, ttl=11)
+         / MPLS(label=4000, cos=2, s=1, ttl=12) / (b"\x55" * 40)),
+    ]
+    return [raw(Ether(dst=HOST_B, src=HOST_A, type=ethertype) / stack) for ethertype, stack in stacks]
+
+
+# MACsec ------------------------------------------------------------------------------------
+
+def macsec_frames():
+    from scapy.layers.inet import IP, UDP
+
+    def sectag(tci_an, short_length, pn, sci=b""):
+        return bytes([tci_an, short_length]) + struct.pack(">I", pn) + sci
+
+    icv = bytes(range(0xC0, 0xD0))
+    sci = mac2str(HOST_A) + struct.pack(">H", 1)
+    inner = raw(IP(src="10.0.0.1", dst="10.0.0.2", id=3) / UDP(sport=1024, dport=9) / (b"integrity only " * 2))
+    frames = [
+        # Encrypted and changed (E, C), with the SCI (SC), association number 1.
+        sectag(0x2C | 1, 0, 5, sci) + bytes(range(40)) + icv,
+        # Integrity only (E and C clear): an EtherType and an IPv4 packet; end station (ES), no SCI.
+        sectag(0x40, 0, 6) + b"\x08\x00" + inner + icv,
+        # A short length: 20 bytes of encrypted data; single copy broadcast (SCB), AN 3.
+        sectag(0x1C | 3, 20, 0xFFFFFFFF) + bytes(range(20)) + icv,
+    ]
+    # The short frame is left unpadded: tshark 4.0 takes the ICV from the frame's last 16 bytes
+    # whatever the short length says, so padding after the ICV would be read differently.
+    return [raw(Ether(dst=HOST_B, src=HOST_A, type=0x88E5)) + frame for frame in frames]
+
+
 CAPTURES = {
     "stp": stp_frames,
     "cdp": cdp_frames,
     "lldp": lldp_frames,
     "slow": slow_frames,
     "eapol": eapol_frames,
+    "mpls": mpls_frames,
+    "macsec": macsec_frames,
 }
 
 if __name__ == "__main__":

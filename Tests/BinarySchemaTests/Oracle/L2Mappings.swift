@@ -4,7 +4,7 @@ extension BundledSchemaOracleTests {
         map("eth.len", "eth.len"), map("eth.padding", "eth.padding", "eapol.padding", as: .position),
         map("llc.dsap", "llc.dsap"), map("llc.ssap", "llc.ssap"), map("llc.control", "llc.control"),
         map("llc.oui", "llc.oui"), map("llc.type", "llc.type"), map("llc.cisco_pid", "llc.cisco_pid"),
-    ] + stpMappings + cdpMappings + lldpMappings + slowMappings + eapolMappings
+    ] + stpMappings + cdpMappings + lldpMappings + slowMappings + eapolMappings + mplsMappings + macsecMappings
 
     /// STP, RSTP and MSTP (stp.pcap). Timers count 1/256 seconds, tshark shows seconds: compared by position.
     static let stpMappings: [Mapping] = [
@@ -182,5 +182,21 @@ extension BundledSchemaOracleTests {
         map("wlan_rsna_eapol.keydes.mic", "eapol.body.descriptor.mic", as: .position),
         map("wlan_rsna_eapol.keydes.data_len", "eapol.body.descriptor.data_len"),
         map("wlan_rsna_eapol.keydes.data", "eapol.body.descriptor.data", as: .position),
+    ]
+
+    /// MPLS (mpls.pcap): every label stack entry, one layer each.
+    static let mplsMappings: [Mapping] = [
+        map("mpls.label", "mpls.label"), map("mpls.exp", "mpls.exp"), map("mpls.bottom", "mpls.bottom"),
+        map("mpls.ttl", "mpls.ttl"),
+    ]
+
+    /// MACsec (macsec.pcap): the SecTAG, the EtherType of integrity-only data and the ICV.
+    static let macsecMappings: [Mapping] = [
+        map("macsec.TCI.V", "macsec.tci.v"), map("macsec.TCI.ES", "macsec.tci.es"), map("macsec.TCI.SC", "macsec.tci.sc"),
+        map("macsec.TCI.SCB", "macsec.tci.scb"), map("macsec.TCI.E", "macsec.tci.e"), map("macsec.TCI.C", "macsec.tci.c"),
+        map("macsec.AN", "macsec.an"), map("macsec.SL", "macsec.short_length"), map("macsec.PN", "macsec.pn"),
+        map("macsec.SCI.system_identifier", "macsec.sci.system_identifier", as: .text),
+        map("macsec.SCI.port_identifier", "macsec.sci.port_identifier"), map("macsec.etype", "macsec.etype"),
+        map("macsec.ICV", "macsec.icv", as: .position),
     ]
 }
