@@ -154,6 +154,9 @@ def eapol_frames():
         EAPOL(version=2, type=3, len=len(message1)) / message1,
         EAPOL(version=2, type=3, len=len(message3)) / message3,
         EAPOL(version=2, type=2),
+        # An 802.1X-2004 RC4 key descriptor: a 13-byte unicast key at index 1.
+        EAPOL(version=1, type=3, len=57) / (struct.pack(">BHQ", 1, 13, 5) + bytes(range(16)) + b"\x81"
+                                             + bytes(range(16, 32)) + bytes(range(13))),
     ]
     return [padded(Ether(dst="01:80:c2:00:00:03", src=HOST_A, type=0x888E) / body) for body in bodies]
 
