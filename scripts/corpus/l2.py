@@ -214,10 +214,6 @@ CAPTURES = {
     "macsec": macsec_frames,
 }
 
-# Written only when named: their schemas (Schemas/cdp.schema.held, eapol.schema.held) are held
-# back, so no capture of theirs is in Corpus/captures.
-HELD_BACK = {"cdp", "eapol"}
-
 if __name__ == "__main__":
-    for name in sys.argv[1:] or [name for name in CAPTURES if name not in HELD_BACK]:
+    for name in sys.argv[1:] or CAPTURES:
         write_capture(name, 1, CAPTURES[name]())

@@ -4,8 +4,7 @@ extension BundledSchemaOracleTests {
         map("eth.len", "eth.len"), map("eth.padding", "eth.padding", "eapol.padding", as: .position),
         map("llc.dsap", "llc.dsap"), map("llc.ssap", "llc.ssap"), map("llc.control", "llc.control"),
         map("llc.oui", "llc.oui"), map("llc.type", "llc.type"), map("llc.cisco_pid", "llc.cisco_pid"),
-    ] + stpMappings + lldpMappings + slowMappings + mplsMappings + macsecMappings
-    // Held back with their schemas (Schemas/cdp.schema.held, eapol.schema.held): + cdpMappings + eapolMappings
+    ] + stpMappings + cdpMappings + lldpMappings + slowMappings + eapolMappings + mplsMappings + macsecMappings
 
     /// STP, RSTP and MSTP (stp.pcap). Timers count 1/256 seconds, tshark shows seconds: compared by position.
     static let stpMappings: [Mapping] = [
