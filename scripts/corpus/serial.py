@@ -47,6 +47,8 @@ CHAP_SUCCESS = control(3, 6, b"ok")
 ppp = [
     HDLC + b"\x00\x21" + ICMP4,
     b"\x00\x21" + DNS4,  # address and control left out (RFC 1661 ACFC)
+    b"\x21" + ICMP4,  # and the protocol compressed to one byte (PFC)
+    HDLC + b"\x57" + ICMP6,
     HDLC + b"\x00\x57" + ICMP6,
     HDLC + b"\xc0\x21" + LCP_REQUEST,
     HDLC + b"\xc0\x21" + LCP_ACK_PAP,
@@ -109,4 +111,5 @@ write_capture("fr", 107, [
     q922(1023, cr=1, fecn=1, de=1) + b"\x03\xcc" + DNS4,
     q922(16, becn=1) + b"\x03\x8e" + ICMP6,
     q922(200) + b"\x03\x00\x80\x00\x00\x00\x08\x00" + ICMP4,  # pad, SNAP, OUI 0, EtherType IPv4
+    q922(300) + b"\x86\xdd" + ICMP6,  # Cisco's encapsulation: an EtherType after the address
 ])

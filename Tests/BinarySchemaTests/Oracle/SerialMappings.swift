@@ -1,7 +1,7 @@
 extension BundledSchemaOracleTests {
     /// PPP and its framings (raw, HDLC-like, with direction, over Ethernet), Cisco HDLC, Frame Relay.
     static let serialMappings: [Mapping] = [
-        map("ppp.address", "ppp.address"), map("ppp.control", "ppp.control"), map("ppp.protocol", "ppp.protocol"),
+        map("ppp.address", "ppp.address"), map("ppp.control", "ppp.control"), map("ppp.protocol", "ppp.protocol", "ppp.compressed_protocol"),
         // Wireshark names the code, identifier and length of LCP, IPCP and IPV6CP alike.
         map("ppp.code", "lcp.code", "ipcp.code", "ipv6cp.code"),
         map("ppp.identifier", "lcp.identifier", "ipcp.identifier", "ipv6cp.identifier"),
@@ -51,9 +51,14 @@ extension BundledSchemaOracleTests {
         map("slarp.ptype", "slarp.ptype"), map("slarp.address", "slarp.address", as: .text),
         map("slarp.netmask", "slarp.netmask", as: .text), map("slarp.mysequence", "slarp.mysequence"),
         map("slarp.yoursequence", "slarp.yoursequence"), map("slarp.reliability", "slarp.reliability"),
-        map("fr.upper_dlci", "fr.upper_dlci"), map("fr.cr", "fr.cr"), map("fr.ea", "fr.ea1", "fr.ea2"),
-        map("fr.second_dlci", "fr.second_dlci"), map("fr.fecn", "fr.fecn"), map("fr.becn", "fr.becn"), map("fr.de", "fr.de"),
+        map("fr.first_addr_octet", "fr.first_addr_octet", as: .position),
+        map("fr.upper_dlci", "fr.first_addr_octet.upper_dlci"), map("fr.cr", "fr.first_addr_octet.cr"),
+        map("fr.ea", "fr.first_addr_octet.ea", "fr.second_addr_octet.ea"),
+        map("fr.second_addr_octet", "fr.second_addr_octet", as: .position),
+        map("fr.second_dlci", "fr.second_addr_octet.second_dlci"), map("fr.fecn", "fr.second_addr_octet.fecn"),
+        map("fr.becn", "fr.second_addr_octet.becn"), map("fr.de", "fr.second_addr_octet.de"),
         map("fr.control", "fr.control"), map("fr.nlpid", "fr.nlpid", "fr.pad"),
         map("fr.snap.oui", "fr.oui"), map("fr.snaptype", "fr.snaptype"),
+        map("fr.chdlctype", "fr.chdlctype"),
     ]
 }
