@@ -35,8 +35,13 @@ LCP_REQUEST = control(1, 1, option(1, struct.pack(">H", 1492)) + option(2, bytes
 LCP_ACK_PAP = control(2, 6, option(3, struct.pack(">H", 0xC023)) + option(1, struct.pack(">H", 1500)))
 LCP_ECHO = control(9, 7, bytes.fromhex("12345678") + b"hi")
 LCP_TERMINATE = control(5, 8, b"bye")
+LCP_REJECT = control(4, 11, option(17, struct.pack(">H", 1500)) + option(13, b"\x06"))  # MRRU, callback
+LCP_CODE_REJECT = control(7, 10, control(14, 1, b""))
+LCP_ECHO_REPLY = control(10, 7, bytes.fromhex("87654321"))
 IPCP_REQUEST = control(1, 2, option(3, bytes([10, 0, 0, 1])) + option(129, bytes(4)) + option(131, bytes([8, 8, 4, 4])))
 IPCP_NAK = control(3, 3, option(3, bytes([10, 0, 0, 9])))
+IPCP_VJ = control(1, 12, option(2, bytes.fromhex("002d0f01")))  # Van Jacobson compression, 16 slots
+IPCP_TERMINATE = control(5, 13, b"")
 IPV6CP_REQUEST = control(1, 4, option(1, bytes.fromhex("0211223344556677")))
 PAP_REQUEST = control(1, 5, b"\x04user\x08password")
 PAP_ACK = control(2, 5, b"\x07welcome")
@@ -54,8 +59,13 @@ ppp = [
     HDLC + b"\xc0\x21" + LCP_ACK_PAP,
     HDLC + b"\xc0\x21" + LCP_ECHO,
     b"\xc0\x21" + LCP_TERMINATE,
+    HDLC + b"\xc0\x21" + LCP_REJECT,
+    HDLC + b"\xc0\x21" + LCP_CODE_REJECT,
+    HDLC + b"\xc0\x21" + LCP_ECHO_REPLY,
     HDLC + b"\x80\x21" + IPCP_REQUEST,
     HDLC + b"\x80\x21" + IPCP_NAK,
+    HDLC + b"\x80\x21" + IPCP_VJ,
+    HDLC + b"\x80\x21" + IPCP_TERMINATE,
     HDLC + b"\x80\x57" + IPV6CP_REQUEST,
     HDLC + b"\xc0\x23" + PAP_REQUEST,
     HDLC + b"\xc0\x23" + PAP_ACK,
@@ -87,7 +97,9 @@ write_capture("pppoe", 1, [
     pppoe(0x8864, 0x00, 0x1234, b"\x80\x21" + IPCP_REQUEST),
     pppoe(0x8864, 0x00, 0x1234, b"\x00\x21" + ICMP4),
     pppoe(0x8864, 0x00, 0x1234, b"\x00\x57" + ICMP6),
-    pppoe(0x8863, 0xA7, 0x1234, b""),  # PADT
+    pppoe(0x8863, 0x19, 0, tag(0x0101, b"internet") + tag(0x0104, bytes(range(8))) + tag(0x0110, b"\x01\x02")),  # PADR
+    pppoe(0x8863, 0xA7, 0x1234, tag(0x0203, b"session closed")),  # PADT
+    pppoe(0x8863, 0xA7, 0x1235, b""),
 ])
 
 SLARP_REQUEST = struct.pack(">I", 0) + bytes([10, 0, 0, 1, 255, 255, 255, 252])
