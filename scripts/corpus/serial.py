@@ -123,5 +123,7 @@ write_capture("fr", 107, [
     q922(1023, cr=1, fecn=1, de=1) + b"\x03\xcc" + DNS4,
     q922(16, becn=1) + b"\x03\x8e" + ICMP6,
     q922(200) + b"\x03\x00\x80\x00\x00\x00\x08\x00" + ICMP4,  # pad, SNAP, OUI 0, EtherType IPv4
-    q922(300) + b"\x86\xdd" + ICMP6,  # Cisco's encapsulation: an EtherType after the address
+    q922(300) + b"\x86\xdd" + ICMP6,
+    q922(400) + b"\x03\xcf\x00\x21" + ICMP4,  # PPP in Frame Relay (RFC 1973)
+    q922(400) + b"\x03\xcf\xc0\x21" + LCP_ECHO,  # Cisco's encapsulation: an EtherType after the address
 ])
