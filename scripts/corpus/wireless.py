@@ -81,10 +81,24 @@ qos_data = Dot11(type=2, subtype=8, FCfield="from-DS", addr1=STA, addr2=AP, addr
 # CCMP: PN0 PN1, reserved, key ID 0 with Ext IV, PN2..PN5; then ciphertext and the 8-byte MIC.
 ccmp = raw(Dot11(type=2, subtype=8, FCfield="to-DS+protected", addr1=AP, addr2=STA, addr3=HOST, SC=0x0240)
            / Dot11QoS(TID=0)) + bytes.fromhex("0100002000000000") + bytes(range(40, 72)) + bytes(8)
+# QoS data with an HT control field (the order bit), whose payload is an ARP request
+htc_data = raw(Dot11(type=2, subtype=8, FCfield="to-DS+order", addr1=AP, addr2=STA, addr3=HOST, SC=0x0260)
+               / Dot11QoS(TID=6)) + struct.pack("<I", 0x00000001) + raw(
+    LLC(dsap=0xAA, ssap=0xAA, ctrl=3) / SNAP(OUI=0, code=0x0806) / ARP(op=1, hwsrc=STA, psrc="192.0.2.2", pdst="192.0.2.3"))
+# Reassociation request (current AP), deauthentication (reason code), an action frame (category
+# and action as bytes), PS-Poll (the duration field holds the AID)
+reassoc_request = Dot11(type=0, subtype=2, addr1=AP, addr2=STA, addr3=AP, SC=0x0270) \
+    / raw(struct.pack("<HH", 0x0411, 10)) / raw(bytes.fromhex("020000000ee5")) \
+    / Dot11Elt(ID=0, info=b"dissect") / Dot11Elt(ID=50, info=bytes([0x30, 0x48, 0x60, 0x6c])) \
+    / Dot11Elt(ID=221, info=bytes.fromhex("0050f202000100"))
+deauth = Dot11(type=0, subtype=12, addr1=STA, addr2=AP, addr3=AP, SC=0x0280) / raw(struct.pack("<H", 3))
+action = Dot11(type=0, subtype=13, addr1=AP, addr2=STA, addr3=AP, SC=0x0290) / raw(bytes([3, 0, 1, 0x02, 0x10, 0x00, 0, 0x10, 0x00]))
+ps_poll = Dot11(type=1, subtype=10, ID=0xc001, addr1=AP, addr2=STA)
 null_data = Dot11(type=2, subtype=4, FCfield="to-DS+pw-mgt", ID=0x0030, addr1=AP, addr2=STA, addr3=AP, SC=0x0250)
 
 wlan_frames = [beacon, probe_request(), probe_response, auth, assoc_request, assoc_response, rts, cts, ack, bar,
-               block_ack, data_to_ds, data_from_ds, wds, qos_data, ccmp, null_data]
+               block_ack, data_to_ds, data_from_ds, wds, qos_data, ccmp, null_data, htc_data, reassoc_request, deauth,
+               action, ps_poll]
 write_capture("wlan", 105, [raw(frame) for frame in wlan_frames])
 
 
