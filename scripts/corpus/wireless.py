@@ -12,7 +12,12 @@ capture's oracle, see common.py):
                  present words) before a beacon, a QoS data frame and a probe request whose
                  flags say an FCS ends it.
   nflog.pcap     link type 239: NFLOG headers with TLVs (hardware protocol, hook, prefix,
-                 interface indices, UID, payload) around IPv4 and IPv6 packets.
+                 interface indices, UID, GID, mark, hardware address, timestamp, payload) around
+                 IPv4 and IPv6 packets.
+  ipoib.pcap     link type 242: IP over InfiniBand, the 40-byte pseudo-header as a destination
+                 address alone or as a global route header, before IPv4, IPv6 and ARP.
+
+Run with /usr/bin/python3 (scapy 2.5) from this folder.
 """
 import struct
 
@@ -163,3 +168,17 @@ nflog_frames = [
                  tlv(3, struct.pack("!QQ", 1767225600, 500)), tlv(9, icmp)]),
 ]
 write_capture("nflog", 239, nflog_frames)
+
+# IPoIB (link type 242): a 40-byte pseudo-header, then the EtherType and a reserved word.
+GID_A = bytes.fromhex("fe800000000000000002c9030012abcd")
+GID_B = bytes.fromhex("fe800000000000000002c9030012ef01")
+unicast = bytes(20) + struct.pack("!I", 0x48) + GID_B     # first 16 bits zero: the destination only
+grh = struct.pack("!I", 0x6012345f) + struct.pack("!I", 0x49) + GID_A + GID_B
+ipoib_frames = [
+    unicast + struct.pack("!HH", 0x0800, 0) + raw(IP(src="10.1.0.1", dst="10.1.0.2", id=3) / UDP(sport=1024, dport=9)
+                                                  / b"ipoib"),
+    grh + struct.pack("!HH", 0x86DD, 0) + raw(IPv6(src="fd00::1", dst="fd00::2") / UDP(sport=1024, dport=9) / b"grh"),
+    unicast + struct.pack("!HH", 0x0806, 0) + raw(ARP(hwtype=32, hwlen=20, plen=4, op=1, psrc="10.1.0.1", pdst="10.1.0.2",
+                                                      hwsrc=b"\0\0\0\x49" + GID_A, hwdst=bytes(20))),
+]
+write_capture("ipoib", 242, ipoib_frames)

@@ -72,5 +72,11 @@ extension BundledSchemaOracleTests {
         map("nflog.prefix", "nflog.tlvs[*].value.prefix", as: .text),
         map("nflog.uid", "nflog.tlvs[*].value.uid"), map("nflog.gid", "nflog.tlvs[*].value.gid"),
         map("nflog.timestamp", "nflog.tlvs[*].value.timestamp", as: .position),
+        // IP over InfiniBand
+        map("ipoib.grh.ipver", "ipoib.grh.ipver"), map("ipoib.grh.tclass", "ipoib.grh.tclass"),
+        map("ipoib.grh.flowlabel", "ipoib.grh.flowlabel"), map("ipoib.grh.sqpn", "ipoib.grh.sqpn"),
+        map("ipoib.grh.sgid", "ipoib.grh.sgid", as: .text),
+        map("ipoib.dgid", "ipoib.grh.dgid", "ipoib.daddr.dgid", as: .text), map("ipoib.daddr.qpn", "ipoib.daddr.qpn"),
+        map("ipoib.type", "ipoib.type"), map("ipoib.reserved", "ipoib.reserved"),
     ]
 }
