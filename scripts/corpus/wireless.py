@@ -1,12 +1,13 @@
 #!/usr/bin/python3
-"""802.11 link types and Linux NFLOG, crafted with scapy. Writes into Corpus/captures (with each
+"""802.11 link types, Linux NFLOG and IP over InfiniBand, crafted with scapy. Writes into Corpus/captures (with each
 capture's oracle, see common.py):
 
   wlan.pcap      link type 105: bare 802.11 frames. Management: beacon, probe request and
                  response, authentication, association request and response, with SSID, rates,
                  DS parameter set, TIM and RSN elements; control: RTS, CTS, ACK, Block Ack
                  Request, basic Block Ack; data: to and from the DS, four addresses, QoS data,
-                 a CCMP-protected frame, null data.
+                 CCMP- and WEP-protected frames, null data, HT control; reassociation,
+                 deauthentication, an ADDBA action frame, PS-Poll.
   radiotap.pcap  link type 127: radiotap headers (TSFT, flags, rate, channel, signal, noise,
                  antenna, RX flags: alignment padding before the channel and the RX flags; two
                  present words) before a beacon, a QoS data frame and a probe request whose
@@ -98,12 +99,15 @@ reassoc_request = Dot11(type=0, subtype=2, addr1=AP, addr2=STA, addr3=AP, SC=0x0
     / Dot11Elt(ID=221, info=bytes.fromhex("0050f202000100"))
 deauth = Dot11(type=0, subtype=12, addr1=STA, addr2=AP, addr3=AP, SC=0x0280) / raw(struct.pack("<H", 3))
 action = Dot11(type=0, subtype=13, addr1=AP, addr2=STA, addr3=AP, SC=0x0290) / raw(bytes([3, 0, 1, 0x02, 0x10, 0x00, 0, 0x10, 0x00]))
+# WEP: IV, key ID 1, ciphertext and ICV
+wep = raw(Dot11(type=2, subtype=0, FCfield="to-DS+protected", addr1=AP, addr2=STA, addr3=HOST, SC=0x02a0)) \
+    + bytes.fromhex("a1b2c340") + bytes(range(100, 120)) + bytes.fromhex("01020304")
 ps_poll = Dot11(type=1, subtype=10, ID=0xc001, addr1=AP, addr2=STA)
 null_data = Dot11(type=2, subtype=4, FCfield="to-DS+pw-mgt", ID=0x0030, addr1=AP, addr2=STA, addr3=AP, SC=0x0250)
 
 wlan_frames = [beacon, probe_request(), probe_response, auth, assoc_request, assoc_response, rts, cts, ack, bar,
                block_ack, data_to_ds, data_from_ds, wds, qos_data, ccmp, null_data, htc_data, reassoc_request, deauth,
-               action, ps_poll]
+               action, ps_poll, wep]
 write_capture("wlan", 105, [raw(frame) for frame in wlan_frames])
 
 

@@ -61,7 +61,8 @@ extension BundledSchemaOracleTests {
         map("wlan.ba.control", "wlan.ba.control"), map("wlan.fixed.ssc", "wlan.ba.ssc.value", "wlan.fixed.ssc.value"),
         map("wlan.ba.bm", "wlan.ba.bm", as: .position),
         // Protected frames
-        map("wlan.ccmp.extiv", "wlan.ccmp", as: .position), map("wlan.wep.key", "wlan.ccmp.key_id"),
+        map("wlan.ccmp.extiv", "wlan.ccmp", as: .position), map("wlan.wep.key", "wlan.ccmp.key_id", "wlan.wep.key"),
+        map("wlan.wep.iv", "wlan.wep.iv"), map("wlan.wep.icv", "wlan.icv"),
         // Linux NFLOG (nflog.tlv spans a TLV without its padding, ours with it: not mapped)
         map("nflog.family", "nflog.family"), map("nflog.version", "nflog.version"), map("nflog.res_id", "nflog.res_id"),
         map("nflog.tlv_length", "nflog.tlvs[*].length"),
