@@ -142,6 +142,16 @@ radiotap_frames = [
     # flags with FCS, rate, channel, antenna, and a second present word (empty): the frame ends with its FCS
     radiotap([(1, 1, bytes([FLAGS_FCS])), (2, 1, bytes([12])), (3, 2, struct.pack("<HH", 2412, 0x00c0)),
               (11, 1, bytes([0])), (32 + 5, 1, struct.pack("b", -60))]) + raw(probe_request(Dot11FCS)),
+    # 802.11n: TSFT, flags, channel, signal, MCS (known, flags: 40 MHz, short GI, LDPC; index 7), A-MPDU
+    # status (one byte of padding before it)
+    radiotap([(0, 8, struct.pack("<Q", 987654321)), (1, 1, bytes([0])), (3, 2, struct.pack("<HH", 5200, 0x0140)),
+              (5, 1, struct.pack("b", -50)), (19, 1, bytes([0x7f, 0x15, 7])), (20, 4, struct.pack("<IHBB", 42, 0x0003, 0, 0))])
+    + raw(qos_data),
+    # 802.11ac: flags, channel, VHT (known; flags: STBC, short GI; 80 MHz; user 0: MCS 9, 2 streams;
+    # coding, group ID, partial AID), timestamp (accuracy valid, unit microseconds, sampling position 1)
+    radiotap([(1, 1, bytes([0])), (3, 2, struct.pack("<HH", 5500, 0x0140)),
+              (21, 2, struct.pack("<HBB4sBBH", 0x0045, 0x05, 4, bytes([0x92, 0, 0, 0]), 0, 0, 0)),
+              (22, 8, struct.pack("<QHBB", 123456, 22, 0x11, 0x02))]) + raw(beacon),
 ]
 write_capture("radiotap", 127, radiotap_frames)
 
