@@ -1,0 +1,109 @@
+#!/usr/bin/python3
+"""Tunnels and layer-3 protocols over IP, crafted with scapy: GRE (key, sequence number,
+checksum; IPv4, IPv6 and transparent Ethernet bridging inside) and ERSPAN types II and III,
+IP in IP, VXLAN, Geneve, IGMP, PIM, OSPF, VRRP, BFD, IPsec AH and ESP. Writes
+Corpus/captures/<name>.pcap for each and its oracle (see common.py)."""
+import sys
+
+from scapy.all import (ARP, GRE, ICMP, IP, UDP, Ether, ICMPv6EchoRequest, IPv6, Raw, raw)
+from scapy.contrib.erspan import ERSPAN_II, ERSPAN_III, ERSPAN_PlatformSpecific
+from scapy.contrib.geneve import GENEVE, GeneveOptions
+from scapy.layers.vxlan import VXLAN
+
+from common import write_capture
+
+MAC_A, MAC_B = "00:11:22:33:44:55", "00:11:22:33:44:66"
+
+
+def eth(dst=MAC_B, src=MAC_A):
+    return Ether(dst=dst, src=src)
+
+
+def ip(proto=None, src="192.0.2.1", dst="192.0.2.2", ident=1, **fields):
+    if proto is not None:
+        fields["proto"] = proto
+    return IP(src=src, dst=dst, id=ident, **fields)
+
+
+def inner_ipv4_udp(ident):
+    return IP(src="10.0.0.1", dst="10.0.0.2", id=ident) / UDP(sport=40000, dport=9) / b"inner"
+
+
+def gre():
+    frames = [
+        # Key and sequence number, IPv4 inside.
+        eth() / ip(ident=1) / GRE(key_present=1, seqnum_present=1, key=0x2a, sequence_number=7, proto=0x0800)
+        / inner_ipv4_udp(101),
+        # Checksum (scapy computes it) and the reserved word after it, IPv6 inside.
+        eth() / ip(ident=2) / GRE(chksum_present=1, proto=0x86DD)
+        / IPv6(src="2001:db8::1", dst="2001:db8::2") / ICMPv6EchoRequest(id=1, seq=1),
+        # Transparent Ethernet bridging (Linux gretap): a whole Ethernet frame.
+        eth() / ip(ident=3) / GRE(key_present=1, key=0x10000, proto=0x6558)
+        / Ether(dst="ff:ff:ff:ff:ff:ff", src="02:00:00:00:00:01") / ARP(psrc="10.1.0.1", pdst="10.1.0.2", hwsrc="02:00:00:00:00:01"),
+        # ERSPAN type II: GRE with a sequence number, protocol 0x88be.
+        eth() / ip(ident=4) / GRE(seqnum_present=1, sequence_number=1, proto=0x88BE)
+        / ERSPAN_II(ver=1, vlan=100, cos=5, en=3, t=0, session_id=300, index=0x12345)
+        / Ether(dst="02:00:00:00:00:02", src="02:00:00:00:00:03") / inner_ipv4_udp(102),
+        # ERSPAN type III (0x22eb) without, then with the platform-specific subheader.
+        eth() / ip(ident=5) / GRE(seqnum_present=1, sequence_number=2, proto=0x22EB)
+        / ERSPAN_III(vlan=200, cos=1, bso=0, t=1, session_id=5, timestamp=0x01020304, sgt_other=77, p=1, ft=0,
+                     hw=9, d=1, gra=2, o=0)
+        / Ether(dst="02:00:00:00:00:02", src="02:00:00:00:00:03") / inner_ipv4_udp(103),
+        eth() / ip(ident=6) / GRE(seqnum_present=1, sequence_number=3, proto=0x22EB)
+        / ERSPAN_III(vlan=0, cos=0, session_id=6, timestamp=0xa0b0c0d0, sgt_other=0, hw=1, gra=3, o=1)
+        / ERSPAN_PlatformSpecific(platf_id=3, info1=0x1234, info2=0x55667788)
+        / Ether(dst="02:00:00:00:00:02", src="02:00:00:00:00:03") / inner_ipv4_udp(104),
+        # ERSPAN type I: no sequence number, no header.
+        eth() / ip(ident=7) / GRE(proto=0x88BE) / Ether(dst="02:00:00:00:00:02", src="02:00:00:00:00:03")
+        / inner_ipv4_udp(105),
+        # RFC 1701 routing: an IPv4 source route entry, then the empty entry that ends the list.
+        eth() / ip(ident=8) / GRE(routing_present=1, chksum=0, offset=0, proto=0x0800)
+        / Raw(bytes.fromhex("08000004" "c0000263" "00000000")) / inner_ipv4_udp(106),
+    ]
+    write_capture("gre", 1, [raw(frame) for frame in frames])
+
+
+def vxlan():
+    frames = [
+        # The I flag and a VNI; the inner frame carries IPv4 and UDP.
+        eth() / ip(ident=11) / UDP(sport=49152, dport=4789) / VXLAN(flags=0x08, vni=42)
+        / Ether(dst="02:00:00:00:00:02", src="02:00:00:00:00:03") / inner_ipv4_udp(111),
+        # Group policy (G, D and A flags and a group policy ID), ARP inside; port 4789 as the source.
+        eth() / ip(ident=12) / UDP(sport=4789, dport=49153) / VXLAN(flags=0x88, gpflags=0x48, gpid=0x1234, vni=0xABCDE)
+        / Ether(dst="ff:ff:ff:ff:ff:ff", src="02:00:00:00:00:01") / ARP(psrc="10.1.0.1", pdst="10.1.0.2", hwsrc="02:00:00:00:00:01"),
+    ]
+    write_capture("vxlan", 1, [raw(frame) for frame in frames])
+
+
+def geneve():
+    frames = [
+        # No options; transparent Ethernet bridging inside.
+        eth() / ip(ident=21) / UDP(sport=49152, dport=6081) / GENEVE(vni=0x1234, proto=0x6558)
+        / Ether(dst="02:00:00:00:00:02", src="02:00:00:00:00:03") / inner_ipv4_udp(121),
+        # Two options (a critical one, 8 bytes of data; one with 4 bytes), the O and C bits; IPv4 inside.
+        eth() / ip(ident=22) / UDP(sport=49153, dport=6081)
+        / GENEVE(vni=7, proto=0x0800, oam=1, critical=1,
+                 options=[GeneveOptions(classid=0x0102, type=0x80, data=b"\x01\x02\x03\x04\x05\x06\x07\x08"),
+                          GeneveOptions(classid=0xFFFF, type=0x01, data=b"abcd")])
+        / inner_ipv4_udp(122),
+        # IPv6 inside.
+        eth() / ip(ident=23) / UDP(sport=49154, dport=6081) / GENEVE(vni=0xFFFFFF, proto=0x86DD)
+        / IPv6(src="2001:db8::1", dst="2001:db8::2") / ICMPv6EchoRequest(id=2, seq=2),
+    ]
+    write_capture("geneve", 1, [raw(frame) for frame in frames])
+
+
+def ipip():
+    frames = [
+        # IP in IP (protocol 4) and IPv6 in IPv4 (protocol 41): ip.schema's registrations.
+        eth() / ip(ident=31) / IP(src="10.0.0.1", dst="10.0.0.2", id=131) / ICMP(id=1, seq=1) / b"ping",
+        eth() / ip(ident=32) / IPv6(src="2001:db8::1", dst="2001:db8::2") / UDP(sport=40000, dport=9) / b"6in4",
+    ]
+    write_capture("ipip", 1, [raw(frame) for frame in frames])
+
+
+CAPTURES = {"gre": gre, "ipip": ipip, "vxlan": vxlan, "geneve": geneve}
+
+if __name__ == "__main__":
+    for name in sys.argv[1:] or CAPTURES:
+        CAPTURES[name]()
