@@ -5,8 +5,10 @@ IP in IP, VXLAN, Geneve, IGMP, PIM, OSPF, VRRP, BFD, IPsec AH and ESP. Writes
 Corpus/captures/<name>.pcap for each and its oracle (see common.py)."""
 import sys
 
-from scapy.all import (ARP, GRE, ICMP, IP, UDP, Ether, ICMPv6EchoRequest, IPv6, Raw, raw)
+from scapy.all import (ARP, GRE, ICMP, IP, UDP, Ether, ICMPv6EchoRequest, IPOption_Router_Alert, IPv6, Raw, raw)
 from scapy.contrib.erspan import ERSPAN_II, ERSPAN_III, ERSPAN_PlatformSpecific
+from scapy.contrib.igmp import IGMP
+from scapy.contrib.igmpv3 import IGMPv3, IGMPv3gr, IGMPv3mq, IGMPv3mr
 from scapy.contrib.geneve import GENEVE, GeneveOptions
 from scapy.layers.vxlan import VXLAN
 
@@ -102,7 +104,31 @@ def ipip():
     write_capture("ipip", 1, [raw(frame) for frame in frames])
 
 
-CAPTURES = {"gre": gre, "ipip": ipip, "vxlan": vxlan, "geneve": geneve}
+def igmp():
+    alert = [IPOption_Router_Alert()]
+    frames = [
+        # IGMPv1 query (max response time 0) and report.
+        eth("01:00:5e:00:00:01") / ip(ident=41, dst="224.0.0.1", ttl=1) / IGMP(type=0x11, mrcode=0, gaddr="0.0.0.0"),
+        eth("01:00:5e:01:02:03") / ip(ident=42, dst="239.1.2.3", ttl=1) / IGMP(type=0x12, mrcode=0, gaddr="239.1.2.3"),
+        # IGMPv2 general query, report and leave, with the router alert option.
+        eth("01:00:5e:00:00:01") / ip(ident=43, dst="224.0.0.1", ttl=1, options=alert) / IGMP(type=0x11, mrcode=100),
+        eth("01:00:5e:01:02:03") / ip(ident=44, dst="239.1.2.3", ttl=1, options=alert)
+        / IGMP(type=0x16, mrcode=0, gaddr="239.1.2.3"),
+        eth("01:00:5e:00:00:02") / ip(ident=45, dst="224.0.0.2", ttl=1, options=alert)
+        / IGMP(type=0x17, mrcode=0, gaddr="239.1.2.3"),
+        # IGMPv3 group-and-source-specific query with two sources.
+        eth("01:00:5e:01:02:03") / ip(ident=46, dst="239.1.2.3", ttl=1, options=alert)
+        / IGMPv3(type=0x11, mrcode=10) / IGMPv3mq(gaddr="239.1.2.3", s=1, qrv=2, qqic=125, srcaddrs=["10.0.0.1", "10.0.0.2"]),
+        # IGMPv3 report with two group records (one with a source and auxiliary data).
+        eth("01:00:5e:00:00:16") / ip(ident=47, dst="224.0.0.22", ttl=1, options=alert)
+        / IGMPv3(type=0x22, mrcode=0)
+        / IGMPv3mr(records=[IGMPv3gr(rtype=1, maddr="239.1.2.3", srcaddrs=["10.0.0.1"], auxdlen=1) / Raw(b"auxd"),
+                            IGMPv3gr(rtype=4, maddr="239.4.5.6")]),
+    ]
+    write_capture("igmp", 1, [raw(frame) for frame in frames])
+
+
+CAPTURES = {"gre": gre, "ipip": ipip, "vxlan": vxlan, "geneve": geneve, "igmp": igmp}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or CAPTURES:

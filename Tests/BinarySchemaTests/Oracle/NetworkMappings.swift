@@ -34,5 +34,15 @@ extension BundledSchemaOracleTests {
         map("geneve.option.class", "geneve.options[*].class"), map("geneve.option.type", "geneve.options[*].type"),
         map("geneve.option.flags.reserved", "geneve.options[*].reserved"),
         map("geneve.option.unknown.data", "geneve.options[*].data", as: .position),
+        // igmp.pcap
+        map("igmp.type", "igmp.type"), map("igmp.reserved", "igmp.reserved", "igmp.report_reserved", as: .position),
+        map("igmp.max_resp", "igmp.max_resp"), map("igmp.checksum", "igmp.checksum"),
+        map("igmp.maddr", "igmp.maddr", "igmp.records[*].maddr", as: .text),
+        map("igmp.s", "igmp.s"), map("igmp.qrv", "igmp.qrv"), map("igmp.qqic", "igmp.qqic"),
+        map("igmp.num_src", "igmp.num_src", "igmp.records[*].num_src"),
+        map("igmp.saddr", "igmp.saddr[*]", "igmp.records[*].saddr[*]", as: .text),
+        map("igmp.num_grp_recs", "igmp.num_grp_recs"), map("igmp.record_type", "igmp.records[*].record_type"),
+        map("igmp.aux_data_len", "igmp.records[*].aux_data_len"),
+        map("igmp.aux_data", "igmp.records[*].aux_data", as: .position),
     ]
 }
