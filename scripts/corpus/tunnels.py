@@ -8,6 +8,9 @@ import sys
 from scapy.all import (ARP, GRE, ICMP, IP, UDP, Ether, ICMPv6EchoRequest, IPOption_Router_Alert, IPv6, Raw, raw)
 from scapy.contrib.erspan import ERSPAN_II, ERSPAN_III, ERSPAN_PlatformSpecific
 from scapy.contrib.igmp import IGMP
+from scapy.contrib.pim import (PIMv2GroupAddrs, PIMv2Hdr, PIMv2Hello, PIMv2HelloDRPriority, PIMv2HelloGenerationID,
+                               PIMv2HelloHoldtime, PIMv2HelloLANPruneDelay, PIMv2HelloLANPruneDelayValue, PIMv2JoinAddrs,
+                               PIMv2JoinPrune, PIMv2PruneAddrs)
 from scapy.contrib.igmpv3 import IGMPv3, IGMPv3gr, IGMPv3mq, IGMPv3mr
 from scapy.contrib.geneve import GENEVE, GeneveOptions
 from scapy.layers.vxlan import VXLAN
@@ -128,7 +131,25 @@ def igmp():
     write_capture("igmp", 1, [raw(frame) for frame in frames])
 
 
-CAPTURES = {"gre": gre, "ipip": ipip, "vxlan": vxlan, "geneve": geneve, "igmp": igmp}
+def pim():
+    pim_dst = dict(dst="224.0.0.13", ttl=1)
+    frames = [
+        # Hello: holdtime, LAN prune delay, DR priority and generation ID options.
+        eth("01:00:5e:00:00:0d") / ip(ident=51, **pim_dst) / PIMv2Hdr(type=0)
+        / PIMv2Hello(option=[PIMv2HelloHoldtime(holdtime=105),
+                             PIMv2HelloLANPruneDelay(value=[PIMv2HelloLANPruneDelayValue(t=1, propagation_delay=500,
+                                                                                         override_interval=2500)]),
+                             PIMv2HelloDRPriority(dr_priority=7), PIMv2HelloGenerationID(generation_id=0x12345678)]),
+        # Join/Prune: one group joined from a source, one (*,G) group pruned.
+        eth("01:00:5e:00:00:0d") / ip(ident=52, **pim_dst) / PIMv2Hdr(type=3)
+        / PIMv2JoinPrune(up_neighbor_ip="192.0.2.9", holdtime=210, jp_ips=[
+            PIMv2GroupAddrs(gaddr="239.1.2.3", join_ips=[PIMv2JoinAddrs(src_ip="10.0.0.1", sparse=1, rpt=0)]),
+            PIMv2GroupAddrs(gaddr="239.4.5.6", prune_ips=[PIMv2PruneAddrs(src_ip="10.0.0.9", sparse=1, wildcard=1, rpt=1)])]),
+    ]
+    write_capture("pim", 1, [raw(frame) for frame in frames])
+
+
+CAPTURES = {"gre": gre, "ipip": ipip, "vxlan": vxlan, "geneve": geneve, "igmp": igmp, "pim": pim}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or CAPTURES:
