@@ -8,6 +8,8 @@ import sys
 from scapy.all import (ARP, GRE, ICMP, IP, UDP, Ether, ICMPv6EchoRequest, IPOption_Router_Alert, IPv6, Raw, raw)
 from scapy.contrib.erspan import ERSPAN_II, ERSPAN_III, ERSPAN_PlatformSpecific
 from scapy.contrib.igmp import IGMP
+from scapy.contrib.ospf import (OSPF_DBDesc, OSPF_Hdr, OSPF_Hello, OSPF_Link, OSPF_LSA_Hdr, OSPF_LSAck, OSPF_LSReq,
+                                OSPF_LSReq_Item, OSPF_LSUpd, OSPF_Router_LSA)
 from scapy.contrib.pim import (PIMv2GroupAddrs, PIMv2Hdr, PIMv2Hello, PIMv2HelloDRPriority, PIMv2HelloGenerationID,
                                PIMv2HelloHoldtime, PIMv2HelloLANPruneDelay, PIMv2HelloLANPruneDelayValue, PIMv2JoinAddrs,
                                PIMv2JoinPrune, PIMv2PruneAddrs)
@@ -149,7 +151,35 @@ def pim():
     write_capture("pim", 1, [raw(frame) for frame in frames])
 
 
-CAPTURES = {"gre": gre, "ipip": ipip, "vxlan": vxlan, "geneve": geneve, "igmp": igmp, "pim": pim}
+def ospf():
+    ospf_dst = dict(dst="224.0.0.5", ttl=1)
+    router_lsa = OSPF_Router_LSA(age=3, options=0x02, id="192.0.2.1", adrouter="192.0.2.1", seq=0x80000001, flags=0x01,
+                                 linklist=[OSPF_Link(id="192.0.2.0", data="255.255.255.0", type=3, metric=10),
+                                           OSPF_Link(id="192.0.2.2", data="192.0.2.1", type=1, metric=1)])
+    frames = [
+        # Hello with two neighbors, simple password authentication.
+        eth("01:00:5e:00:00:05") / ip(ident=61, **ospf_dst)
+        / OSPF_Hdr(src="192.0.2.1", area="0.0.0.1", authtype=1, authdata=0x7061737377643132)
+        / OSPF_Hello(mask="255.255.255.0", hellointerval=10, options=0x02, prio=1, deadinterval=40,
+                     router="192.0.2.1", backup="192.0.2.2", neighbors=["192.0.2.2", "192.0.2.3"]),
+        # Database description with one LSA header.
+        eth() / ip(ident=62, dst="192.0.2.2") / OSPF_Hdr(type=2, src="192.0.2.1")
+        / OSPF_DBDesc(mtu=1500, options=0x02, dbdescr=0x07, ddseq=4242, lsaheaders=[
+            OSPF_LSA_Hdr(age=3, options=0x02, type=1, id="192.0.2.1", adrouter="192.0.2.1", seq=0x80000001, chksum=0x1234, len=48)]),
+        # Link state request.
+        eth() / ip(ident=63, dst="192.0.2.2") / OSPF_Hdr(type=3, src="192.0.2.1")
+        / OSPF_LSReq(requests=[OSPF_LSReq_Item(type=1, id="192.0.2.2", adrouter="192.0.2.2")]),
+        # Link state update carrying a router-LSA with two links.
+        eth("01:00:5e:00:00:05") / ip(ident=64, **ospf_dst) / OSPF_Hdr(type=4, src="192.0.2.1") / OSPF_LSUpd(lsalist=[router_lsa]),
+        # Link state acknowledgment.
+        eth("01:00:5e:00:00:05") / ip(ident=65, **ospf_dst) / OSPF_Hdr(type=5, src="192.0.2.1")
+        / OSPF_LSAck(lsaheaders=[OSPF_LSA_Hdr(age=4, options=0x02, type=1, id="192.0.2.2", adrouter="192.0.2.2",
+                                              seq=0x80000002, chksum=0x4321, len=36)]),
+    ]
+    write_capture("ospf", 1, [raw(frame) for frame in frames])
+
+
+CAPTURES = {"gre": gre, "ipip": ipip, "vxlan": vxlan, "geneve": geneve, "igmp": igmp, "pim": pim, "ospf": ospf}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or CAPTURES:
