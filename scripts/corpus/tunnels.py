@@ -7,6 +7,7 @@ import sys
 
 from scapy.all import (ARP, GRE, ICMP, IP, UDP, Ether, ICMPv6EchoRequest, IPOption_Router_Alert, IPv6, Raw, raw)
 from scapy.contrib.erspan import ERSPAN_II, ERSPAN_III, ERSPAN_PlatformSpecific
+from scapy.contrib.bfd import BFD
 from scapy.contrib.igmp import IGMP
 from scapy.contrib.ospf import (OSPF_DBDesc, OSPF_Hdr, OSPF_Hello, OSPF_Link, OSPF_LSA_Hdr, OSPF_LSAck, OSPF_LSReq,
                                 OSPF_LSReq_Item, OSPF_LSUpd, OSPF_Router_LSA)
@@ -15,6 +16,7 @@ from scapy.contrib.pim import (PIMv2GroupAddrs, PIMv2Hdr, PIMv2Hello, PIMv2Hello
                                PIMv2JoinPrune, PIMv2PruneAddrs)
 from scapy.contrib.igmpv3 import IGMPv3, IGMPv3gr, IGMPv3mq, IGMPv3mr
 from scapy.contrib.geneve import GENEVE, GeneveOptions
+from scapy.layers.vrrp import VRRP, VRRPv3
 from scapy.layers.vxlan import VXLAN
 
 from common import write_capture
@@ -179,7 +181,35 @@ def ospf():
     write_capture("ospf", 1, [raw(frame) for frame in frames])
 
 
-CAPTURES = {"gre": gre, "ipip": ipip, "vxlan": vxlan, "geneve": geneve, "igmp": igmp, "pim": pim, "ospf": ospf}
+def vrrp():
+    frames = [
+        # VRRPv2 with two addresses and simple text authentication.
+        eth("01:00:5e:00:00:12", "00:00:5e:00:01:07") / ip(112, ident=71, dst="224.0.0.18", ttl=255)
+        / VRRP(vrid=7, priority=200, authtype=1, adv=1, addrlist=["192.0.2.100", "192.0.2.101"],
+               auth1=0x73656372, auth2=0x65740000),
+        # VRRPv3 over IPv4 and over IPv6.
+        eth("01:00:5e:00:00:12", "00:00:5e:00:01:08") / ip(112, ident=72, dst="224.0.0.18", ttl=255)
+        / VRRPv3(vrid=8, priority=100, adv=100, addrlist=["192.0.2.100"]),
+        eth("33:33:00:00:00:12", "00:00:5e:00:02:09") / IPv6(src="fe80::1", dst="ff02::12", hlim=255, nh=112)
+        / VRRPv3(vrid=9, priority=255, adv=50, addrlist=["fe80::100", "2001:db8::100"]),
+    ]
+    write_capture("vrrp", 1, [raw(frame) for frame in frames])
+
+
+def bfd():
+    frames = [
+        # Control packets: single hop (3784), Up with the control plane independent flag; multihop (4784), Init with a poll.
+        eth() / ip(ident=81) / UDP(sport=49152, dport=3784)
+        / BFD(version=1, diag=0, sta=3, flags=0x08, detect_mult=3, my_discriminator=1, your_discriminator=2,
+              min_tx_interval=300000, min_rx_interval=300000, echo_rx_interval=0),
+        eth() / ip(ident=82) / UDP(sport=49153, dport=4784)
+        / BFD(version=1, diag=1, sta=2, flags=0x20, detect_mult=5, my_discriminator=0x10, your_discriminator=0,
+              min_tx_interval=1000000, min_rx_interval=1000000, echo_rx_interval=50000),
+    ]
+    write_capture("bfd", 1, [raw(frame) for frame in frames])
+
+
+CAPTURES = {"gre": gre, "ipip": ipip, "vxlan": vxlan, "geneve": geneve, "igmp": igmp, "pim": pim, "ospf": ospf, "vrrp": vrrp, "bfd": bfd}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or CAPTURES:

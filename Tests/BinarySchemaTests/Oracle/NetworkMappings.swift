@@ -125,5 +125,21 @@ extension BundledSchemaOracleTests {
         map("ospf.lsa.router.linktype", "ospf.lsu.lsas[*].body.links[*].linktype"),
         map("ospf.lsa.router.nummetrics", "ospf.lsu.lsas[*].body.links[*].nummetrics"),
         map("ospf.lsa.router.metric0", "ospf.lsu.lsas[*].body.links[*].metric0"),
+        // vrrp.pcap
+        map("vrrp.version", "vrrp.version"), map("vrrp.type", "vrrp.type"), map("vrrp.virt_rtr_id", "vrrp.virt_rtr_id"),
+        map("vrrp.prio", "vrrp.prio"), map("vrrp.addr_count", "vrrp.addr_count"), map("vrrp.auth_type", "vrrp.auth_type"),
+        map("vrrp.adver_int", "vrrp.adver_int"), map("vrrp.reserved_mbz", "vrrp.reserved_mbz"),
+        map("vrrp.short_adver_int", "vrrp.short_adver_int"), map("vrrp.checksum", "vrrp.checksum"),
+        map("vrrp.ip_addr", "vrrp.ip_addr[*]", as: .text), map("vrrp.ipv6_addr", "vrrp.ipv6_addr[*]", as: .text),
+        map("vrrp.auth_string", "vrrp.auth_string", as: .position),
+        // bfd.pcap
+        map("bfd.version", "bfd.version"), map("bfd.diag", "bfd.diag"), map("bfd.sta", "bfd.sta"),
+        map("bfd.flags.p", "bfd.flags.p"), map("bfd.flags.f", "bfd.flags.f"), map("bfd.flags.c", "bfd.flags.c"),
+        map("bfd.flags.a", "bfd.flags.a"), map("bfd.flags.d", "bfd.flags.d"), map("bfd.flags.m", "bfd.flags.m"),
+        map("bfd.detect_time_multiplier", "bfd.detect_time_multiplier"), map("bfd.message_length", "bfd.message_length"),
+        map("bfd.my_discriminator", "bfd.my_discriminator"), map("bfd.your_discriminator", "bfd.your_discriminator"),
+        map("bfd.desired_min_tx_interval", "bfd.desired_min_tx_interval"),
+        map("bfd.required_min_rx_interval", "bfd.required_min_rx_interval"),
+        map("bfd.required_min_echo_interval", "bfd.required_min_echo_interval"),
     ]
 }
