@@ -345,7 +345,7 @@ import Testing
             ("udp.prt==9999,dns", "Error: --decode-as 'udp.prt==9999,dns': no dispatch table 'udp.prt' (tables: ethertype, ip.proto, "),
             ("udp.port==x,dns", "Error: --decode-as 'udp.port==x,dns': 'x' is not a key of udp.port (u16): expected table==key,protocol as in udp.port==8443,quic"),
             ("udp.port==9-1,dns", "Error: --decode-as 'udp.port==9-1,dns': the range 9-1 is empty"),
-            ("udp.port==9999,nosuch", "Error: --decode-as 'udp.port==9999,nosuch': no protocol or struct 'nosuch' (protocols: arp, "),
+            ("udp.port==9999,nosuch", "Error: --decode-as 'udp.port==9999,nosuch': no protocol or struct 'nosuch' (protocols: "),
         ]
         for (rule, message) in cases {
             let result = try run(["hex", "--root", "Ethernet", "-d", rule, Self.udpTo9999])
@@ -355,7 +355,7 @@ import Testing
                 #expect(["tcp.port", "udp.port"].allSatisfy { result.error.contains($0) }, "\(result.error)")
             }
             if rule.hasSuffix("nosuch") {
-                #expect([" data, ", " dns, ", " eth, "].allSatisfy { result.error.contains($0) }, "\(result.error)")
+                #expect([" arp, ", " data, ", " dns, ", " eth, "].allSatisfy { result.error.contains($0) }, "\(result.error)")
             }
             #expect(result.output.isEmpty)
         }

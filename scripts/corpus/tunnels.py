@@ -16,6 +16,7 @@ from scapy.contrib.pim import (PIMv2GroupAddrs, PIMv2Hdr, PIMv2Hello, PIMv2Hello
                                PIMv2JoinPrune, PIMv2PruneAddrs)
 from scapy.contrib.igmpv3 import IGMPv3, IGMPv3gr, IGMPv3mq, IGMPv3mr
 from scapy.contrib.geneve import GENEVE, GeneveOptions
+from scapy.layers.ipsec import AH, ESP
 from scapy.layers.vrrp import VRRP, VRRPv3
 from scapy.layers.vxlan import VXLAN
 
@@ -209,7 +210,30 @@ def bfd():
     write_capture("bfd", 1, [raw(frame) for frame in frames])
 
 
-CAPTURES = {"gre": gre, "ipip": ipip, "vxlan": vxlan, "geneve": geneve, "igmp": igmp, "pim": pim, "ospf": ospf, "vrrp": vrrp, "bfd": bfd}
+def ipsec():
+    def transport(outer, inner):
+        # The inner header's checksum computed over the outer addresses, as if AH were not there.
+        return raw((outer / inner).payload)
+
+    icv = bytes(range(0xA0, 0xAC))
+    v4 = ip(ident=91)
+    v6 = IPv6(src="2001:db8::1", dst="2001:db8::2")
+    frames = [
+        # AH (96-bit ICV) in transport mode over UDP, in tunnel mode over IPv4, and over IPv6 carrying ICMPv6.
+        eth() / ip(51, ident=91) / AH(nh=17, payloadlen=4, reserved=0, spi=0x1000, seq=1, icv=icv)
+        / Raw(transport(v4, UDP(sport=40000, dport=9) / b"ah")),
+        eth() / ip(51, ident=92) / AH(nh=4, payloadlen=4, reserved=0, spi=0x1001, seq=2, icv=icv) / inner_ipv4_udp(192),
+        eth() / IPv6(src="2001:db8::1", dst="2001:db8::2", nh=51)
+        / AH(nh=58, payloadlen=4, reserved=0, spi=0x1002, seq=3, icv=icv)
+        / Raw(transport(v6, ICMPv6EchoRequest(id=3, seq=3))),
+        # ESP: SPI and sequence number, then the encrypted rest.
+        eth() / ip(50, ident=93) / ESP(spi=0x2000, seq=5, data=bytes(range(32))),
+        eth() / IPv6(src="2001:db8::1", dst="2001:db8::2", nh=50) / ESP(spi=0x2001, seq=6, data=bytes(range(24))),
+    ]
+    write_capture("ipsec", 1, [raw(frame) for frame in frames])
+
+
+CAPTURES = {"gre": gre, "ipip": ipip, "vxlan": vxlan, "geneve": geneve, "igmp": igmp, "pim": pim, "ospf": ospf, "vrrp": vrrp, "bfd": bfd, "ipsec": ipsec}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or CAPTURES:

@@ -141,5 +141,9 @@ extension BundledSchemaOracleTests {
         map("bfd.desired_min_tx_interval", "bfd.desired_min_tx_interval"),
         map("bfd.required_min_rx_interval", "bfd.required_min_rx_interval"),
         map("bfd.required_min_echo_interval", "bfd.required_min_echo_interval"),
+        // ipsec.pcap
+        map("ah.next_header", "ah.next_header"), map("ah.length", "ah.length"), map("ah.reserved", "ah.reserved", as: .position),
+        map("ah.spi", "ah.spi"), map("ah.sequence", "ah.sequence"), map("ah.icv", "ah.icv", as: .position),
+        map("esp.spi", "esp.spi"), map("esp.sequence", "esp.sequence"),
     ]
 }
