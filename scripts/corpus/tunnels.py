@@ -10,7 +10,7 @@ from scapy.contrib.erspan import ERSPAN_II, ERSPAN_III, ERSPAN_PlatformSpecific
 from scapy.contrib.bfd import BFD
 from scapy.contrib.igmp import IGMP
 from scapy.contrib.ospf import (OSPF_DBDesc, OSPF_Hdr, OSPF_Hello, OSPF_Link, OSPF_LSA_Hdr, OSPF_LSAck, OSPF_LSReq,
-                                OSPF_LSReq_Item, OSPF_LSUpd, OSPF_Router_LSA)
+                                OSPF_LSReq_Item, OSPF_LSUpd, OSPF_Router_LSA, OSPFv3_Hdr, OSPFv3_Hello)
 from scapy.contrib.pim import (PIMv2GroupAddrs, PIMv2Hdr, PIMv2Hello, PIMv2HelloDRPriority, PIMv2HelloGenerationID,
                                PIMv2HelloHoldtime, PIMv2HelloLANPruneDelay, PIMv2HelloLANPruneDelayValue, PIMv2JoinAddrs,
                                PIMv2JoinPrune, PIMv2PruneAddrs)
@@ -178,6 +178,11 @@ def ospf():
         eth("01:00:5e:00:00:05") / ip(ident=65, **ospf_dst) / OSPF_Hdr(type=5, src="192.0.2.1")
         / OSPF_LSAck(lsaheaders=[OSPF_LSA_Hdr(age=4, options=0x02, type=1, id="192.0.2.2", adrouter="192.0.2.2",
                                               seq=0x80000002, chksum=0x4321, len=36)]),
+        # OSPFv3 hello over IPv6, with one neighbor.
+        eth("33:33:00:00:00:05") / IPv6(src="fe80::1", dst="ff02::5", hlim=1)
+        / OSPFv3_Hdr(src="192.0.2.1", area="0.0.0.0", instance=0)
+        / OSPFv3_Hello(intid=5, prio=1, options=0x13, hellointerval=10, deadinterval=40, router="192.0.2.1",
+                       backup="0.0.0.0", neighbors=["192.0.2.2"]),
     ]
     write_capture("ospf", 1, [raw(frame) for frame in frames])
 
@@ -233,7 +238,8 @@ def ipsec():
     write_capture("ipsec", 1, [raw(frame) for frame in frames])
 
 
-CAPTURES = {"gre": gre, "ipip": ipip, "vxlan": vxlan, "geneve": geneve, "igmp": igmp, "pim": pim, "ospf": ospf, "vrrp": vrrp, "bfd": bfd, "ipsec": ipsec}
+CAPTURES = {"gre": gre, "ipip": ipip, "vxlan": vxlan, "geneve": geneve, "igmp": igmp, "pim": pim, "ospf": ospf,
+            "vrrp": vrrp, "bfd": bfd, "ipsec": ipsec}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or CAPTURES:
