@@ -1,8 +1,13 @@
 #!/usr/bin/python3
 """Tunnels and layer-3 protocols over IP, crafted with scapy: GRE (key, sequence number,
-checksum; IPv4, IPv6 and transparent Ethernet bridging inside) and ERSPAN types II and III,
-IP in IP, VXLAN, Geneve, IGMP, PIM, OSPF, VRRP, BFD, IPsec AH and ESP. Writes
-Corpus/captures/<name>.pcap for each and its oracle (see common.py)."""
+checksum, RFC 1701 routing; IPv4, IPv6 and transparent Ethernet bridging inside; over IPv4 and
+IPv6) and ERSPAN types I, II and III, IP in IP and IPv6 in IPv4, VXLAN, Geneve, IGMP v1/v2/v3,
+PIM v2 (hello, join/prune), OSPFv2 (all five packet types) and an OSPFv3 hello, VRRP v2/v3,
+BFD, IPsec AH and ESP. Writes Corpus/captures/<name>.pcap for each (or for the names given as
+arguments) and its oracle (see common.py).
+
+    cd scripts/corpus && /usr/bin/python3 tunnels.py [gre ipip vxlan ...]
+"""
 import sys
 
 from scapy.all import (ARP, GRE, ICMP, IP, UDP, Ether, ICMPv6EchoRequest, IPOption_Router_Alert, IPv6, Raw, raw)
@@ -69,6 +74,9 @@ def gre():
         # RFC 1701 routing: an IPv4 source route entry, then the empty entry that ends the list.
         eth() / ip(ident=8) / GRE(routing_present=1, chksum=0, offset=0, proto=0x0800)
         / Raw(bytes.fromhex("08000004" "c0000263" "00000000")) / inner_ipv4_udp(106),
+        # GRE over IPv6 (next header 47) with a key, IPv4 inside.
+        eth() / IPv6(src="2001:db8::1", dst="2001:db8::2") / GRE(key_present=1, key=0xFFFFFFFF, proto=0x0800)
+        / inner_ipv4_udp(107),
     ]
     write_capture("gre", 1, [raw(frame) for frame in frames])
 
