@@ -226,12 +226,13 @@ import Testing
         #expect(result.cut == nil, "the cut belonged to the forgotten attempt, not to \(String(describing: result.cut?.path))")
     }
 
-    private static let vxlan = """
+    /// VXLAN's layout on another port, under another name: Schemas/vxlan.schema registers 4789.
+    private static let tunnel = """
         endian big
         import "ethernet.schema"
-        register udp.port 4789 => VXLAN
-        @protocol("vxlan")
-        struct VXLAN {
+        register udp.port 48879 => Tunnel
+        @protocol("tunnel")
+        struct Tunnel {
           flags: u8 @hex
           reserved: u24
           vni: u24
@@ -242,16 +243,16 @@ import Testing
 
     /// A tunnel back into Ethernet is a cycle of layers, not of imports; the depth budget bounds it.
     @Test func aTunnelLeadsBackIntoALowerLayerUntilTheDepthBudget() throws {
-        let schema = try loadWithBundled(["vxlan.schema": Self.vxlan])
+        let schema = try loadWithBundled(["tunnel.schema": Self.tunnel])
         let dnsHeader: [UInt8] = [0xAB, 0xCD, 0x81, 0x80, 0, 0, 0, 0, 0, 0, 0, 0]
         let inner = udpFrame(from: 53, to: 40000, dnsHeader)
-        let outer = udpFrame(from: 40001, to: 4789, [0x08, 0, 0, 0, 0, 0, 42, 0] + inner)
+        let outer = udpFrame(from: 40001, to: 48879, [0x08, 0, 0, 0, 0, 0, 42, 0] + inner)
         let dissection = try dissectFrame(schema, outer)
         #expect(dissection.error == nil)
-        #expect(try dissection.int("vxlan.vni") == 42)
+        #expect(try dissection.int("tunnel.vni") == 42)
         #expect(try dissection.int("dns.id") == 0xABCD)
         var nested = inner
-        for _ in 0..<40 { nested = udpFrame(from: 40001, to: 4789, [0x08, 0, 0, 0, 0, 0, 1, 0] + nested) }
+        for _ in 0..<40 { nested = udpFrame(from: 40001, to: 48879, [0x08, 0, 0, 0, 0, 0, 1, 0] + nested) }
         let deep = try dissectFrame(schema, nested)
         #expect(deep.error?.code == "depth_limit")
     }
@@ -271,7 +272,10 @@ import Testing
     @Test func tablesListEveryRegistrationWithItsFile() throws {
         let schema = try loadWithBundled(["ntp.schema": Self.ntp, "tls.schema": Self.tls])
         let udp = try #require(schema.dispatchTables.first { $0.name == "udp.port" })
-        let registered = udp.entries.map { ($0.low, schema.structs[$0.structID].name, ($0.location.path as NSString).lastPathComponent) }
+        let all = udp.entries.map { ($0.low, schema.structs[$0.structID].name, ($0.location.path as NSString).lastPathComponent) }
+        // The bundled files register first (other bundled protocols on UDP among them), then --schema files.
+        #expect(all.last?.2 == "ntp.schema")
+        let registered = all.filter { ["dns.schema", "ntp.schema"].contains($0.2) }
         #expect(registered.map(\.0) == [53, 5353, 123])
         #expect(registered.map(\.1) == ["DNS", "DNS", "NTP"])
         #expect(registered.map(\.2) == ["dns.schema", "dns.schema", "ntp.schema"])
