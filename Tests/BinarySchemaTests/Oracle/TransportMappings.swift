@@ -1,5 +1,5 @@
 extension BundledSchemaOracleTests {
-    /// ICMP and ICMPv6 errors with their quoted datagram, MLD, fragments, jumbograms; SCTP, DNS over TCP, mDNS, LLMNR.
+    /// SCTP, DNS over TCP, mDNS, LLMNR, the Ethernet trailer.
     static let transportMappings: [Mapping] = [
     ]
 }
