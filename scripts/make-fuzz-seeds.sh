@@ -9,12 +9,23 @@ cd "$(dirname "$0")/.."
 corpus=Corpus/fuzz
 mkdir -p "$corpus"/{dissector,views,schema,codable,roundtrip,pcap,formats}
 
-python3 - "$corpus/dissector" Corpus/captures/*.pcap <<'PYTHON'
-import struct, sys, os
+swift build --product dissect >/dev/null
+.build/debug/dissect schema list > "$corpus/.roots"
+python3 - "$corpus/dissector" "$corpus/.roots" Corpus/captures/*.pcap <<'PYTHON'
+import re, struct, sys, os
 out = sys.argv[1]
-# Link type → index of its root in DissectorTarget.roots.
-roots = {1: 0, 113: 1, 276: 2, 12: 3, 14: 3, 101: 3, 0: 4, 108: 5, 228: 6, 229: 7}
-for path in sys.argv[2:]:
+# Link type → index of its root in DissectorTarget.roots: the first eight fixed, then every other
+# struct with a link type by name (from 8 on, whole frames only: the index is the low three bits
+# plus 8 times the high four).
+first = ["Ethernet", "SLL", "SLL2", "RawIP", "Null", "Loop", "IPv4", "IPv6"]
+link_roots = {}
+for line in open(sys.argv[2]):
+    match = re.match(r"(\S+)\s.*linktype ([\d, ]+)", line)
+    if match:
+        link_roots[match.group(1)] = [int(value) for value in match.group(2).replace(" ", "").split(",") if value]
+names = first + sorted(name for name in link_roots if name not in first)
+roots = {link_type: names.index(name) for name, types in link_roots.items() for link_type in types}
+for path in sys.argv[3:]:
     data = open(path, "rb").read()
     order = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
     link_type = struct.unpack(order + "I", data[20:24])[0] & 0xFFFF
@@ -26,13 +37,17 @@ for path in sys.argv[2:]:
         captured, original = struct.unpack(order + "II", data[offset + 8:offset + 16])
         frame = data[offset + 16:offset + 16 + captured]
         number += 1
-        first = roots[link_type]
+        root = roots[link_type]
+        if root >= 8 and original > captured:
+            continue
+        first = root & 0x07 | (root >> 3) << 4
         if original > captured:
             # A frame the snapshot length cut short: bit 3, and 2^k >= the bytes not captured.
             first |= 0x08 | min(15, (original - captured - 1).bit_length()) << 4
         open(f"{out}/{name}-{number}", "wb").write(bytes([first]) + frame)
         offset += 16 + captured
 PYTHON
+rm -f "$corpus/.roots"
 cp "$corpus"/dissector/* "$corpus/views/"
 
 cp Schemas/*.schema Schemas/examples/*.schema "$corpus/schema/"

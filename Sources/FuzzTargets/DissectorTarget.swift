@@ -6,18 +6,28 @@ import Foundation
 /// short; spans, errors and cuts checked. One root and no rendering per input keeps the target
 /// fast enough for libFuzzer to explore (views are the `views` target's job).
 enum DissectorTarget {
-    static let roots = ["Ethernet", "SLL", "SLL2", "RawIP", "Null", "Loop", "IPv4", "IPv6"]
+    /// Every link-type root of the bundled schemas: first the eight of the first seeds, in their
+    /// order, so a seed's first byte keeps its meaning as roots are added; then the others by
+    /// name (scripts/make-fuzz-seeds.sh numbers them the same way).
+    static let roots: [String] = {
+        let first = ["Ethernet", "SLL", "SLL2", "RawIP", "Null", "Loop", "IPv4", "IPv6"]
+        let others = BundledSchema.schema.structs.filter { !$0.linkTypes.isEmpty && !first.contains($0.name) }.map(\.name)
+        return first + others.sorted()
+    }()
 
-    /// From the first byte: the root its low three bits pick, and, when bit 3 is set, a capture
-    /// cut short, the frame being 2^(its high four bits) bytes (1 to 32768) longer on the wire.
-    /// The frame is the bytes after it.
+    /// From the first byte: the root, and whether the capture cut the frame short. Bit 3 set: cut,
+    /// the frame being 2^(the high four bits) bytes (1 to 32768) longer on the wire, at root
+    /// `low three bits`. Bit 3 clear: whole, at root `low three bits + 8 × high four bits` (modulo
+    /// the roots there are). The frame is the bytes after it.
     static func split(_ bytes: [UInt8]) throws(InvariantViolation)
         -> (root: StructType, frame: [UInt8], originalLength: Int?)? {
         guard let first = bytes.first else { return nil }
-        let name = roots[Int(first & 0x07)]
+        let isCut = first & 0x08 != 0
+        let index = isCut ? Int(first & 0x07) : (Int(first & 0x07) + 8 * Int(first >> 4)) % roots.count
+        let name = roots[index]
         guard let root = BundledSchema.schema.structType(named: name) else { throw InvariantViolation("no bundled struct \(name)") }
         let frame = Array(bytes.dropFirst())
-        return (root, frame, first & 0x08 == 0 ? nil : frame.count + 1 << Int(first >> 4))
+        return (root, frame, isCut ? frame.count + 1 << Int(first >> 4) : nil)
     }
 
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
