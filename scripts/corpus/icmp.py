@@ -1,0 +1,41 @@
+#!/usr/bin/python3
+"""ICMP and ICMPv6 errors quoting the offending datagram's IP header and first 8 transport bytes
+(UDP, TCP, ICMP echo). Writes Corpus/captures/icmp-errors.pcap and its oracle (see common.py)."""
+from scapy.all import (ICMP, IP, IPv6, TCP, UDP, Ether, ICMPv6DestUnreach, ICMPv6EchoRequest,
+                       ICMPv6PacketTooBig, ICMPv6ParamProblem, ICMPv6TimeExceeded, raw)
+
+from common import write_capture
+
+MAC = dict(dst="00:11:22:33:44:66", src="00:11:22:33:44:55")
+
+
+def quote(packet, transport_bytes=8):
+    """The offending datagram cut after its IP header and `transport_bytes` bytes."""
+    data = raw(packet)
+    header = (data[0] & 0x0F) * 4 if data[0] >> 4 == 4 else 40
+    return data[:header + transport_bytes]
+
+
+udp4 = IP(src="10.0.0.2", dst="10.0.0.9", id=7, ttl=1) / UDP(sport=33434, dport=33435) / (b"x" * 24)
+tcp4 = IP(src="10.0.0.2", dst="10.0.0.9", id=8, ttl=1) / TCP(sport=40000, dport=80, seq=123456789, flags="S")
+echo4 = IP(src="10.0.0.2", dst="10.0.0.9", id=9) / ICMP(type=8, id=0x1234, seq=5) / (b"p" * 16)
+opts4 = IP(src="10.0.0.2", dst="10.0.0.9", id=10, options=b"\x94\x04\x00\x00") / UDP(sport=5000, dport=53) / (b"q" * 12)
+udp6 = IPv6(src="2001:db8::2", dst="2001:db8::9", hlim=1) / UDP(sport=33434, dport=33435) / (b"x" * 24)
+tcp6 = IPv6(src="2001:db8::2", dst="2001:db8::9") / TCP(sport=40000, dport=443, seq=987654321, flags="PA") / (b"y" * 1400)
+echo6 = IPv6(src="2001:db8::2", dst="2001:db8::9", hlim=1) / ICMPv6EchoRequest(id=0x4321, seq=6) / (b"p" * 16)
+
+out4 = dict(src="10.0.0.1", dst="10.0.0.2")
+out6 = dict(src="2001:db8::1", dst="2001:db8::2")
+frames = [
+    Ether(**MAC) / IP(**out4, id=100) / ICMP(type=3, code=3) / quote(udp4),
+    Ether(**MAC) / IP(**out4, id=101) / ICMP(type=11, code=0) / quote(tcp4),
+    Ether(**MAC) / IP(**out4, id=102) / ICMP(type=4, code=0) / quote(echo4),
+    Ether(**MAC) / IP(**out4, id=103) / ICMP(type=12, code=0, ptr=20) / quote(opts4),
+    Ether(**MAC) / IP(**out4, id=104) / ICMP(type=5, code=1, gw="10.0.0.254") / quote(udp4),
+    Ether(**MAC) / IP(**out4, id=105) / ICMP(type=3, code=1) / quote(udp4, 32),
+    Ether(**MAC) / IPv6(**out6) / ICMPv6DestUnreach(code=4) / quote(udp6),
+    Ether(**MAC) / IPv6(**out6) / ICMPv6PacketTooBig(mtu=1280) / quote(tcp6),
+    Ether(**MAC) / IPv6(**out6) / ICMPv6TimeExceeded(code=0) / quote(echo6),
+    Ether(**MAC) / IPv6(**out6) / ICMPv6ParamProblem(code=0, ptr=6) / quote(udp6, 32),
+]
+write_capture("icmp-errors", 1, [raw(frame) for frame in frames])
