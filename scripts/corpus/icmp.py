@@ -39,3 +39,22 @@ frames = [
     Ether(**MAC) / IPv6(**out6) / ICMPv6ParamProblem(code=0, ptr=6) / quote(udp6, 32),
 ]
 write_capture("icmp-errors", 1, [raw(frame) for frame in frames])
+
+# MLDv1 query, report and done; MLDv2 query with sources and report with records (RFC 2710, 3810).
+from scapy.all import (IPv6ExtHdrHopByHop, RouterAlert, ICMPv6MLQuery, ICMPv6MLReport, ICMPv6MLDone,
+                       ICMPv6MLQuery2, ICMPv6MLReport2, ICMPv6MLDMultAddrRec)
+
+mld = dict(src="fe80::1", hlim=1)
+hbh = IPv6ExtHdrHopByHop(options=[RouterAlert(value=0)])
+frames = [
+    Ether(**MAC) / IPv6(**mld, dst="ff02::1") / hbh / ICMPv6MLQuery(mrd=10000, mladdr="::"),
+    Ether(**MAC) / IPv6(**mld, dst="ff02::1:3") / hbh / ICMPv6MLReport(mladdr="ff02::1:3"),
+    Ether(**MAC) / IPv6(**mld, dst="ff02::2") / hbh / ICMPv6MLDone(mladdr="ff02::1:3"),
+    Ether(**MAC) / IPv6(**mld, dst="ff02::1") / hbh / ICMPv6MLQuery2(mrd=1000, mladdr="ff05::1:3", S=1, QRV=2, QQIC=125,
+                                                                    sources=["2001:db8::5", "2001:db8::6"]),
+    Ether(**MAC) / IPv6(**mld, dst="ff02::16") / hbh / ICMPv6MLReport2(records=[
+        ICMPv6MLDMultAddrRec(rtype=1, dst="ff05::1:3", sources=["2001:db8::5"]),
+        ICMPv6MLDMultAddrRec(rtype=4, dst="ff05::2:3", sources=[], auxdata_len=1, auxdata=b"\x01\x02\x03\x04"),
+    ]),
+]
+write_capture("mld", 1, [raw(frame) for frame in frames])
