@@ -58,3 +58,21 @@ frames = [
     ]),
 ]
 write_capture("mld", 1, [raw(frame) for frame in frames])
+
+# A UDP datagram and a TCP segment in IPv4 fragments, a UDP datagram in IPv6 fragments: the
+# first fragment holds the transport header, the later ones only data. The middle fragment of
+# each is left out: the oracle is tshark's with reassembly on, which would otherwise show the
+# reassembled datagram in the last fragment.
+from scapy.all import IPv6ExtHdrFragment, fragment, fragment6
+
+udp = IP(src="10.0.0.1", dst="10.0.0.2", id=0x4242) / UDP(sport=5000, dport=6000) / (b"u" * 100)
+tcp = IP(src="10.0.0.1", dst="10.0.0.2", id=0x4343) / TCP(sport=40001, dport=40002, seq=1000, flags="PA") / (b"t" * 100)
+echo = IP(src="10.0.0.1", dst="10.0.0.2", id=0x4545) / ICMP(type=8, id=7, seq=1) / (b"e" * 100)
+udp6 = (IPv6(src="2001:db8::1", dst="2001:db8::2") / IPv6ExtHdrFragment(id=0x4444) / UDP(sport=5002, dport=6002)
+        / (b"v" * 100))
+frames = []
+for fragments in (fragment(udp, fragsize=48), fragment(tcp, fragsize=48), fragment(echo, fragsize=48),
+                  fragment6(udp6, 100)):
+    assert len(fragments) == 3
+    frames += [Ether(**MAC) / fragments[0], Ether(**MAC) / fragments[2]]
+write_capture("fragments", 1, [raw(frame) for frame in frames])
