@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """ICMP and ICMPv6 errors quoting the offending datagram's IP header and first 8 transport bytes
 (UDP, TCP, ICMP echo). Writes Corpus/captures/icmp-errors.pcap and its oracle (see common.py)."""
+import sys
+
 from scapy.all import (ICMP, IP, IPv6, TCP, UDP, Ether, ICMPv6DestUnreach, ICMPv6EchoRequest,
                        ICMPv6PacketTooBig, ICMPv6ParamProblem, ICMPv6TimeExceeded, raw)
 
@@ -76,3 +78,30 @@ for fragments in (fragment(udp, fragsize=48), fragment(tcp, fragsize=48), fragme
     assert len(fragments) == 3
     frames += [Ether(**MAC) / fragments[0], Ether(**MAC) / fragments[2]]
 write_capture("fragments", 1, [raw(frame) for frame in frames])
+
+# Lengths larger than the IP length fields hold: an IPv6 jumbogram (RFC 2675, payload length 0
+# and a hop-by-hop Jumbo Payload option), its capture cut after 200 bytes. (An IPv4 total length
+# of 0, as captured on the sending host before TCP segmentation offload, decodes too, but tshark
+# shows ip.len as the length it assumes, not the 0 in the packet; see tso_ipv4() below, left out
+# of the corpus.)
+from scapy.all import Jumbo
+
+jumbo_payload = 70000
+jumbo = raw(Ether(**MAC) / IPv6(src="2001:db8::1", dst="2001:db8::2", plen=0)
+            / IPv6ExtHdrHopByHop(options=[Jumbo(jumboplen=8 + 20 + jumbo_payload)])
+            / TCP(sport=40005, dport=40006, seq=7000, flags="A") / (b"j" * jumbo_payload))
+write_capture("jumbogram", 1, [(jumbo[:200], len(jumbo))])
+
+
+def tso_ipv4():
+    """An IPv4 TCP segment with total length 0 (the checksums right)."""
+    packet = IP(raw(IP(src="10.0.0.1", dst="10.0.0.2", id=0x4646, flags="DF")
+                    / TCP(sport=40003, dport=40004, seq=5000, flags="A") / (b"s" * 1600)))
+    packet.len = 0
+    del packet.chksum
+    return raw(Ether(**MAC) / packet)
+
+
+if __name__ == "__main__" and len(sys.argv) > 1 and sys.argv[1] == "--tso-ipv4":
+    from common import write_pcap
+    write_pcap(sys.argv[2], 1, [tso_ipv4()])

@@ -19,5 +19,6 @@ extension BundledSchemaOracleTests {
         map("icmpv6.mldr.mar.multicast_address", "icmpv6.body.mar[*].multicast_address", as: .text),
         map("icmpv6.mldr.mar.source_address", "icmpv6.body.mar[*].source_address[*]", as: .text),
         map("icmpv6.mldr.mar.auxiliary_data", "icmpv6.body.mar[*].auxiliary_data", as: .position),
+        map("ipv6.opt.jumbo", "ipv6.hopopts.options[*].jumbo"),
     ]
 }
