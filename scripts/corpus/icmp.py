@@ -1,6 +1,9 @@
 #!/usr/bin/python3
-"""ICMP and ICMPv6 errors quoting the offending datagram's IP header and first 8 transport bytes
-(UDP, TCP, ICMP echo). Writes Corpus/captures/icmp-errors.pcap and its oracle (see common.py)."""
+"""ICMP and ICMPv6 errors quoting the offending datagram's IP header and first transport bytes
+(UDP, TCP, ICMP echo), MLDv1/MLDv2 messages, first and last IP fragments, an IPv6 jumbogram.
+Writes Corpus/captures/{icmp-errors,mld,fragments,jumbogram}.pcap and their oracles (see
+common.py). `icmp.py --tso-ipv4 FILE` also writes an IPv4 segment with total length 0 to FILE
+(not in the corpus: see below)."""
 import sys
 
 from scapy.all import (ICMP, IP, IPv6, TCP, UDP, Ether, ICMPv6DestUnreach, ICMPv6EchoRequest,
