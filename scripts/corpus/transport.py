@@ -1,14 +1,15 @@
 #!/usr/bin/python3
 """Transport-layer protocols crafted with scapy: SCTP (DATA, INIT, INIT ACK, SACK, HEARTBEAT and
 its ACK, ABORT, SHUTDOWN, SHUTDOWN ACK, SHUTDOWN COMPLETE, COOKIE ECHO, COOKIE ACK, ERROR and
-an unknown chunk type). Writes Corpus/captures/<name>.pcap for each (or for the names given as
+an unknown chunk type), DNS over TCP (a query and its answer, each whole in one segment) and
+LLMNR (a query and its answer). Writes Corpus/captures/<name>.pcap for each (or for the names given as
 arguments) and its oracle (see common.py).
 
     cd scripts/corpus && /usr/bin/python3 transport.py [sctp ...]
 """
 import sys
 
-from scapy.all import IP, Ether, IPv6, Raw
+from scapy.all import DNS, DNSQR, DNSRR, IP, TCP, UDP, Ether, IPv6, Raw
 from scapy.layers.sctp import (SCTP, SCTPChunkAbort, SCTPChunkCookieAck, SCTPChunkCookieEcho, SCTPChunkData,
                                SCTPChunkError, SCTPChunkHeartbeatAck, SCTPChunkHeartbeatReq, SCTPChunkInit,
                                SCTPChunkInitAck, SCTPChunkParamStateCookie, SCTPChunkParamHeartbeatInfo,
@@ -60,7 +61,33 @@ def sctp():
     write_capture("sctp", 1, frames)
 
 
-CAPTURES = {"sctp": sctp}
+def dns_tcp():
+    def segment(ident, sport, dport, seq, ack, message):
+        payload = len(message).to_bytes(2, "big") + bytes(message)
+        return eth() / IP(src="192.0.2.1" if dport == 53 else "192.0.2.53", dst="192.0.2.53" if dport == 53 else "192.0.2.1",
+                          id=ident) / TCP(sport=sport, dport=dport, flags="PA", seq=seq, ack=ack) / payload
+    query = DNS(id=0x1111, rd=1, qd=DNSQR(qname="example.com", qtype="A"))
+    answer = DNS(id=0x1111, qr=1, rd=1, ra=1, qd=DNSQR(qname="example.com", qtype="A"),
+                 an=DNSRR(rrname="example.com", type="A", ttl=300, rdata="93.184.216.34"))
+    frames = [
+        segment(1, 40000, 53, 1000, 2000, query),
+        segment(2, 53, 40000, 2000, 1000 + 2 + len(query), answer),
+    ]
+    write_capture("dns-tcp", 1, frames)
+
+
+def llmnr():
+    query = DNS(id=0x2222, qd=DNSQR(qname="host1", qtype="A"))
+    answer = DNS(id=0x2222, qr=1, qd=DNSQR(qname="host1", qtype="A"),
+                 an=DNSRR(rrname="host1", type="A", ttl=30, rdata="192.0.2.7"))
+    frames = [
+        eth() / IP(src="192.0.2.1", dst="224.0.0.252", id=1, ttl=1) / UDP(sport=50000, dport=5355) / query,
+        eth() / IP(src="192.0.2.7", dst="192.0.2.1", id=2) / UDP(sport=5355, dport=50000) / answer,
+    ]
+    write_capture("llmnr", 1, frames)
+
+
+CAPTURES = {"sctp": sctp, "dns-tcp": dns_tcp, "llmnr": llmnr}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or CAPTURES:

@@ -1,5 +1,5 @@
 extension BundledSchemaOracleTests {
-    /// SCTP, DNS over TCP, mDNS, LLMNR, the Ethernet trailer.
+    /// SCTP, DNS over TCP, LLMNR.
     static let transportMappings: [Mapping] = [
         // SCTP: the common header, then chunks. tshark shows TSNs relative to the first it saw;
         // sctp.data_tsn_raw and sctp.sack_cumulative_tsn_ack_raw are the values on the wire.
@@ -41,5 +41,9 @@ extension BundledSchemaOracleTests {
         map("sctp.cause_information", "sctp.chunks[*].value[*].information", as: .position),
         map("sctp.cause_stream_identifier", "sctp.chunks[*].value[*].information.stream_id"),
         map("sctp.cause_reserved", "sctp.chunks[*].value[*].information.reserved"),
+        // DNS over TCP: the length before each message (the message's dns.* fields are in CoreMappings).
+        map("dns.length", "tcp.payload.length"),
+        // LLMNR's flags where DNS has AA and RD (the message is DNS's struct).
+        map("dns.flags.conflict", "dns.flags.authoritative"), map("dns.flags.tentative", "dns.flags.recursion_desired"),
     ]
 }
