@@ -9,7 +9,7 @@ arguments) and its oracle (see common.py).
 """
 import sys
 
-from scapy.all import DNS, DNSQR, DNSRR, IP, TCP, UDP, Ether, IPv6, Raw
+from scapy.all import DNS, DNSQR, DNSRR, IP, TCP, UDP, Ether, Raw
 from scapy.layers.sctp import (SCTP, SCTPChunkAbort, SCTPChunkCookieAck, SCTPChunkCookieEcho, SCTPChunkData,
                                SCTPChunkError, SCTPChunkHeartbeatAck, SCTPChunkHeartbeatReq, SCTPChunkInit,
                                SCTPChunkInitAck, SCTPChunkParamStateCookie, SCTPChunkParamHeartbeatInfo,
