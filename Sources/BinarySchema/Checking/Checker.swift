@@ -1297,7 +1297,11 @@ struct Checker {
                 return .integer
             case ("has", 1):
                 guard let (reference, _) = resolveReference(arguments[0], scope: scope) else { return .invalid }
-                builder.emit(.present(builder.add(reference)))
+                if case .enclosing(levelsUp: 0) = reference.base, reference.slots.count == 1, case .slot(let slot) = reference.slots[0] {
+                    builder.emit(.presentSlot(slot))
+                } else {
+                    builder.emit(.present(builder.add(reference)))
+                }
                 return .boolean
             case ("remaining", 0):
                 builder.emit(.remaining)
@@ -1837,7 +1841,7 @@ struct ProgramBuilder {
     mutating func emit(_ operation: Program.Operation) {
         operations.append(operation)
         switch operation {
-        case .constant, .loadSlot, .load, .length, .present, .remaining, .offset, .compareSlot, .matchBytes:
+        case .constant, .loadSlot, .load, .length, .present, .presentSlot, .remaining, .offset, .compareSlot, .matchBytes:
             depth += 1
         case .negate, .logicalNot, .bitwiseNot, .jump, .peek:
             break

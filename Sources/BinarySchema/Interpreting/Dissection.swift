@@ -574,6 +574,11 @@ struct RecordedFrameContext: EvaluationContext {
         try state.isPresent(reference, plan: plan, frame: frame, element: -1)
     }
 
+    func isSlotPresent(_ slot: Int32) throws(EvaluationFailure) -> Bool {
+        guard let current = state.frame(frame) else { throw .noEnclosingStruct("field") }
+        return state.slotNode(current, slot) != nil
+    }
+
     var remainingBytes: Int64 { 0 }
     var currentOffset: Int64 { 0 }
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }

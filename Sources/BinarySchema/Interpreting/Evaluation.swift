@@ -31,6 +31,8 @@ protocol EvaluationContext {
     mutating func length(_ reference: Int32) throws(EvaluationFailure) -> Int64
     /// Whether the field `reference` names was read (an absent field is not an error here).
     mutating func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool
+    /// Whether the field in `slot` of the current struct was read.
+    func isSlotPresent(_ slot: Int32) throws(EvaluationFailure) -> Bool
     var remainingBytes: Int64 { get }
     var currentOffset: Int64 { get }
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64
@@ -50,6 +52,7 @@ struct ConstantContext: EvaluationContext {
     func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
     func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
     func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
+    func isSlotPresent(_ slot: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
     var remainingBytes: Int64 { 0 }
     var currentOffset: Int64 { 0 }
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
@@ -69,7 +72,13 @@ enum Evaluator {
             case .loadSlot(let slot): return try context.loadSlot(slot)
             case .compareSlot(let comparison, let slot, let constant):
                 return comparison.holds(try context.loadSlot(slot), context.constant(constant)) ? 1 : 0
+            case .presentSlot(let slot): return try context.isSlotPresent(slot) ? 1 : 0
             default: break
+            }
+        case 2:
+            // `!has(x)`: the other side of a field read in place of another.
+            if case .presentSlot(let slot) = operations[0], case .logicalNot = operations[1] {
+                return try context.isSlotPresent(slot) ? 0 : 1
             }
         case 3:
             // `field OP constant` and the like, the most common shape, without the stack.
@@ -132,6 +141,7 @@ enum Evaluator {
             case .load(let reference): value = try context.load(reference)
             case .length(let reference): value = try context.length(reference)
             case .present(let reference): value = try context.isPresent(reference) ? 1 : 0
+            case .presentSlot(let slot): value = try context.isSlotPresent(slot) ? 1 : 0
             case .compareSlot(let comparison, let slot, let constant):
                 value = comparison.holds(try context.loadSlot(slot), context.constant(constant)) ? 1 : 0
             case .matchBytes(let reference, let literal): value = try context.matchBytes(reference, literal: literal) ? 1 : 0

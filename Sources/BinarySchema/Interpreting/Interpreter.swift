@@ -1110,6 +1110,12 @@ extension Interpreter: EvaluationContext {
         try state.isPresent(reference, plan: plan, frame: currentFrame, element: currentElement)
     }
 
+    @inline(__always)
+    func isSlotPresent(_ slot: Int32) throws(EvaluationFailure) -> Bool {
+        guard let frame = state.frame(currentFrame) else { throw .noEnclosingStruct("field") }
+        return state.slotNode(frame, slot) != nil
+    }
+
     var remainingBytes: Int64 { Int64(reader.remainingBytes) }
     var currentOffset: Int64 { Int64(reader.offset) }
 

@@ -563,6 +563,11 @@ extension LayoutWriter: EvaluationContext {
         try state.isPresent(reference, plan: plan, frame: currentFrame, element: currentElement)
     }
 
+    func isSlotPresent(_ slot: Int32) throws(EvaluationFailure) -> Bool {
+        guard let frame = state.frame(currentFrame) else { throw .noEnclosingStruct("field") }
+        return state.slotNode(frame, slot) != nil
+    }
+
     /// Nothing is left to read while writing: `remaining()` is zero.
     var remainingBytes: Int64 { 0 }
     var currentOffset: Int64 { Int64(writer.bitCount >> 3) }

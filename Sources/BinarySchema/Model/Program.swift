@@ -11,6 +11,9 @@ package final class Program: Sendable {
         case length(Int32)
         /// Push 1 when the field `references[index]` was read, 0 when it is absent (`has(x)`).
         case present(Int32)
+        /// Push 1 when the field in this slot of the current struct was read, else 0: `has(x)` of
+        /// a field of the same struct, without resolving a reference.
+        case presentSlot(Int32)
         /// Bytes left in the current scope.
         case remaining
         /// Current byte offset from the start of the buffer.
