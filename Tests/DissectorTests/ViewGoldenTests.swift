@@ -422,17 +422,17 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
     }
 
     @Test func bytesNoFieldClaimsAreShown() throws {
-        // A 60-byte Ethernet minimum frame: a 28-byte ARP leaves an 18-byte trailer.
-        let arp = "ffffffffffff 001122334455 0806 0001 0800 06 04 0001 001122334455 0a000001 000000000000 0a000002"
-            + String(repeating: " 00", count: 18)
+        // UDP's length holds 18 bytes; the DNS header in them (no records) reads 12, leaving 6.
+        let frame = "ffffffffffff 001122334455 0800 4500 002e 0001 0000 4011 0000 0a000001 0a000002"
+            + " 1234 0035 001a 0000 0001 0100 0000 0000 0000 0000 010203040506"
         var interpreter = Interpreter(schema: bundled)
-        let dissection = interpreter.dissect(try HexInput.parse(arp), root: try #require(bundled.structType(named: "Ethernet")))
+        let dissection = interpreter.dissect(try HexInput.parse(frame), root: try #require(bundled.structType(named: "Ethernet")))
         #expect(dissection.error == nil)
         let fields = FieldRowsRenderer().render(dissection)
-        #expect(fields.contains("(unclaimed)") && fields.contains("18 bytes no field claims"))
+        #expect(fields.contains("(unclaimed)") && fields.contains("6 bytes no field claims"))
         #expect(HexDumpRenderer().render(dissection).contains("(unclaimed)"))
-        #expect(TreeRenderer().render(dissection).contains("unclaimed (no field): 18 bytes at offset 42"))
-        #expect(JSONRenderer().render(dissection).contains(#""gaps":[{"offset":42,"length":18,"kind":"unclaimed""#))
+        #expect(TreeRenderer().render(dissection).contains("unclaimed (no field): 6 bytes at offset 54"))
+        #expect(JSONRenderer().render(dissection).contains(#""gaps":[{"offset":54,"length":6,"kind":"unclaimed""#))
         let colored = HexDumpRenderer(options: RenderOptions(color: true)).render(dissection)
         #expect(colored.replacing(#/\u{1B}\[[0-9;]*m/#, with: "") == HexDumpRenderer().render(dissection))
     }

@@ -80,6 +80,13 @@ enum Evaluator {
             if case .presentSlot(let slot) = operations[0], case .logicalNot = operations[1] {
                 return try context.isSlotPresent(slot) ? 0 : 1
             }
+        case 4:
+            // `peek(n) OP constant`: a look at the next bytes before choosing a field (Ethernet's
+            // length or EtherType), on every frame.
+            if case .constant(let distance) = operations[0], case .peek = operations[1],
+               case .constant(let right) = operations[2], let comparison = Program.Comparison(operations[3]) {
+                return comparison.holds(try context.peekByte(distance), right) ? 1 : 0
+            }
         case 3:
             // `field OP constant` and the like, the most common shape, without the stack.
             if let left = try operand(operations[0], &context), let right = try operand(operations[1], &context) {
@@ -121,6 +128,7 @@ enum Evaluator {
         switch operation {
         case .constant(let value): return value
         case .loadSlot(let slot): return try context.loadSlot(slot)
+        case .remaining: return context.remainingBytes
         default: return nil
         }
     }
