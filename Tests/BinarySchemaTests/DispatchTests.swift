@@ -62,9 +62,9 @@ import Testing
 
     private static let ntp = """
         endian big
-        register udp.port 123 => NTP
+        register udp.port 1123 => MiniNTP
         @protocol("ntp")
-        struct NTP {
+        struct MiniNTP {
           leap: u2
           version: u3
           mode: u3
@@ -73,26 +73,26 @@ import Testing
         """
 
     @Test func aFileRegistersOnABundledTableWithoutEditingIt() throws {
-        let schema = try loadWithBundled(["ntp.schema": Self.ntp])
-        let dissection = try dissectFrame(schema, udpFrame(from: 40000, to: 123, [0x23, 2]))
+        let schema = try loadWithBundled(["mini-ntp.schema": Self.ntp])
+        let dissection = try dissectFrame(schema, udpFrame(from: 40000, to: 1123, [0x23, 2]))
         #expect(dissection.error == nil)
         #expect(try dissection.int("ntp.version") == 4)
         #expect(try dissection.int("ntp.mode") == 3)
         #expect(try dissection.int("ntp.stratum") == 2)
         // Without the file the same bytes stay bytes.
-        let plain = try dissectFrame(bundledSchema, udpFrame(from: 40000, to: 123, [0x23, 2]))
+        let plain = try dissectFrame(bundledSchema, udpFrame(from: 40000, to: 1123, [0x23, 2]))
         #expect(plain.node(at: "ntp.mode") == nil)
         #expect(try plain.at("udp.payload").byteLength == 2)
     }
 
     /// Ports match source or destination; with both registered the lower port decides (Wireshark's order).
     @Test func theLowerPortIsLookedUpFirstThenTheHigher() throws {
-        let schema = try loadWithBundled(["ntp.schema": Self.ntp])
-        let toNTP = try dissectFrame(schema, udpFrame(from: 123, to: 40000, [0x23, 2]))
+        let schema = try loadWithBundled(["mini-ntp.schema": Self.ntp])
+        let toNTP = try dissectFrame(schema, udpFrame(from: 1123, to: 40000, [0x23, 2]))
         #expect(try toNTP.int("ntp.version") == 4)
-        // 53 (DNS) is lower than 123 (NTP): DNS reads the payload, whichever way the datagram goes.
+        // 53 (DNS) is lower than 1123 (the test's NTP): DNS reads the payload, whichever way the datagram goes.
         let dnsHeader: [UInt8] = [0x12, 0x34, 0x01, 0x00, 0, 0, 0, 0, 0, 0, 0, 0]
-        for (source, destination) in [(UInt16(53), UInt16(123)), (123, 53)] {
+        for (source, destination) in [(UInt16(53), UInt16(1123)), (1123, 53)] {
             let dissection = try dissectFrame(schema, udpFrame(from: source, to: destination, dnsHeader))
             #expect(try dissection.int("dns.id") == 0x1234, "\(source) > \(destination)")
             #expect(dissection.node(at: "ntp.mode") == nil)
@@ -258,8 +258,8 @@ import Testing
     }
 
     @Test func decodeAsReadsKeysAsAnotherStructForOneSchema() throws {
-        let schema = try loadWithBundled(["ntp.schema": Self.ntp])
-        let ntpStruct = try #require(schema.structType(named: "NTP"))
+        let schema = try loadWithBundled(["mini-ntp.schema": Self.ntp])
+        let ntpStruct = try #require(schema.structType(named: "MiniNTP"))
         let overridden = try #require(schema.overriding(table: "udp.port", keys: 5000...5001, with: ntpStruct.id))
         #expect(try dissectFrame(overridden, udpFrame(from: 40000, to: 5001, [0x23, 2])).int("ntp.mode") == 3)
         #expect(try dissectFrame(schema, udpFrame(from: 40000, to: 5001, [0x23, 2])).node(at: "ntp.mode") == nil)
@@ -270,15 +270,15 @@ import Testing
     }
 
     @Test func tablesListEveryRegistrationWithItsFile() throws {
-        let schema = try loadWithBundled(["ntp.schema": Self.ntp, "tls.schema": Self.tls])
+        let schema = try loadWithBundled(["mini-ntp.schema": Self.ntp, "tls.schema": Self.tls])
         let udp = try #require(schema.dispatchTables.first { $0.name == "udp.port" })
         let all = udp.entries.map { ($0.low, schema.structs[$0.structID].name, ($0.location.path as NSString).lastPathComponent) }
         // The bundled files register first (other bundled protocols on UDP among them), then --schema files.
-        #expect(all.last?.2 == "ntp.schema")
-        let registered = all.filter { ["dns.schema", "ntp.schema"].contains($0.2) }
-        #expect(registered.map(\.0) == [53, 5353, 123])
-        #expect(registered.map(\.1) == ["DNS", "DNS", "NTP"])
-        #expect(registered.map(\.2) == ["dns.schema", "dns.schema", "ntp.schema"])
+        #expect(all.last?.2 == "mini-ntp.schema")
+        let registered = all.filter { ["dns.schema", "mini-ntp.schema"].contains($0.2) }
+        #expect(registered.map(\.0) == [53, 5353, 1123])
+        #expect(registered.map(\.1) == ["DNS", "DNS", "MiniNTP"])
+        #expect(registered.map(\.2) == ["dns.schema", "dns.schema", "mini-ntp.schema"])
         let tcp = try #require(schema.dispatchTables.first { $0.name == "tcp.port" })
         #expect(tcp.heuristics.map { schema.structs[$0.structID].name } == ["TLSRecord"])
         let ethertype = try #require(schema.dispatchTables.first { $0.name == "ethertype" })
