@@ -39,5 +39,17 @@ extension BundledSchemaOracleTests {
         // timestamp, hostname, appname and procid include their terminating space here.
         map("syslog.msg", "syslog.msg", as: .position), map("syslog.version", "syslog.msg.version", as: .text),
         map("syslog.msgid", "syslog.msg.msgid", as: .position),
+        // SNMP: tshark's fields are a BER value's contents; snmp.data is the whole PDU, its *_element the PDU's contents.
+        map("snmp.version", "snmp.version.value"), map("snmp.community", "snmp.community.value", as: .text),
+        map("snmp.data", "snmp.data", as: .position),
+        map("snmp.get_request_element", "snmp.data.body", as: .position),
+        map("snmp.get_response_element", "snmp.data.body", as: .position),
+        map("snmp.request_id", "snmp.data.body.request_id.value"),
+        map("snmp.error_status", "snmp.data.body.error_status.value"),
+        map("snmp.error_index", "snmp.data.body.error_index.value"),
+        map("snmp.variable_bindings", "snmp.data.body.variable_bindings[*]", as: .position),
+        map("snmp.name", "snmp.data.body.variable_bindings[*].name", as: .position),
+        map("snmp.value.octets", "snmp.data.body.variable_bindings[*].value", as: .position),
+        map("snmp.var-bind_str", "snmp.data.body.variable_bindings[*].value", as: .position),
     ]
 }
