@@ -33,12 +33,9 @@ import Testing
     /// The tunnels on real captures, with the bundled schemas alone.
     @Test(arguments: ["vxlan", "gre"])
     func matchesTshark(example: String) throws {
-        let examples = repositoryRoot.appendingPathComponent("Corpus/examples")
         let schema = bundledSchema
-        let capture = try PcapFile(contentsOf: examples.appendingPathComponent("\(example).pcap"))
+        let (capture, rows) = try exampleCapture(example)
         let root = try #require(schema.rootStruct(forLinkType: capture.linkType))
-        let table = try String(contentsOf: examples.appendingPathComponent("\(example).tshark.tsv"), encoding: .utf8)
-        let rows = table.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         let header = try #require(rows.first)
         #expect(rows.count - 1 == capture.frames.count)
         let mapping = (Self.mappings[example] ?? [:]).merging(Self.common) { first, _ in first }
@@ -85,15 +82,12 @@ import Testing
     /// start line, every header line, the headers tshark names and the bodies, frame by frame
     /// (tshark with desegmentation off, so it too reads each segment alone).
     @Test func httpMatchesTshark() throws {
-        let examples = repositoryRoot.appendingPathComponent("Corpus/examples")
         let bundled = repositoryRoot.appendingPathComponent("Schemas").path
         let schema = try SchemaLoader.load(
             paths: [bundled, repositoryRoot.appendingPathComponent("Schemas/examples/http.schema").path],
             importDirectories: [bundled])
-        let capture = try PcapFile(contentsOf: examples.appendingPathComponent("http.pcap"))
+        let (capture, rows) = try exampleCapture("http")
         let root = try #require(schema.rootStruct(forLinkType: capture.linkType))
-        let table = try String(contentsOf: examples.appendingPathComponent("http.tshark.tsv"), encoding: .utf8)
-        let rows = table.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         let header = try #require(rows.first)
         #expect(rows.count - 1 == capture.frames.count)
         var compared = 0

@@ -388,16 +388,13 @@ import Testing
     @Test(arguments: ["ntp", "dhcp", "tls", "mqtt", "quic", "radiotap"])
     func matchesTshark(example name: String) throws {
         let example = try #require(Self.examples[name])
-        let examples = repositoryRoot.appendingPathComponent("Corpus/examples")
         var schema = try Self.schema(name)
         if let rule = example.decodeAs {
             let target = try #require(schema.structType(named: rule.structName))
             schema = try #require(schema.overriding(table: rule.table, keys: rule.key...rule.key, with: target.id))
         }
-        let capture = try PcapFile(contentsOf: examples.appendingPathComponent("\(name).pcap"))
+        let (capture, rows) = try exampleCapture(name)
         let root = try #require(schema.rootStruct(forLinkType: capture.linkType))
-        let table = try String(contentsOf: examples.appendingPathComponent("\(name).tshark.tsv"), encoding: .utf8)
-        let rows = table.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         let header = try #require(rows.first)
         #expect(rows.count - 1 == capture.frames.count)
         #expect(Set(header) == Set(example.columns.keys), "every column is compared")

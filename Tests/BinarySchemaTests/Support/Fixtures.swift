@@ -80,3 +80,13 @@ struct PcapFile {
         self.originalLengths = originalLengths
     }
 }
+
+/// An example capture of `Corpus/examples` and tshark's fields for it: `<name>.pcap`, and
+/// `<name>.tshark.tsv` split into rows of tab-separated cells, the header row first.
+func exampleCapture(_ name: String) throws -> (capture: PcapFile, rows: [[String]]) {
+    let examples = repositoryRoot.appendingPathComponent("Corpus/examples")
+    let capture = try PcapFile(contentsOf: examples.appendingPathComponent("\(name).pcap"))
+    let table = try String(contentsOf: examples.appendingPathComponent("\(name).tshark.tsv"), encoding: .utf8)
+    let rows = table.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    return (capture, rows)
+}
