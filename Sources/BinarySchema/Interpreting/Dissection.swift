@@ -162,7 +162,12 @@ final class NodeStore {
     /// The node a slot holds, or nil when the slot is outside the filled region or empty.
     @inline(__always)
     func slotNode(_ frame: Frame, _ slot: Int32) -> Int32? {
-        let index = Int(frame.slotBase) + Int(slot)
+        slotNode(at: Int(frame.slotBase) + Int(slot))
+    }
+
+    /// The node in slot `index` of the walk's slots, if that field was read.
+    @inline(__always)
+    func slotNode(at index: Int) -> Int32? {
         guard index >= 0, index < slotCount else { return nil }
         let node = slots[index]
         return node >= 0 && Int(node) < nodeCount ? node : nil
@@ -554,10 +559,16 @@ struct RecordedFrameContext: EvaluationContext {
     let frame: Int32
     let bytes: [UInt8]
 
-    func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
-        guard let current = state.frame(frame) else { throw .noEnclosingStruct("field") }
-        guard let node = state.slotNode(current, slot) else { throw .absentField("field") }
-        return try state.integerValue(of: node, "field")
+    func slotValue(_ slot: Int32) -> Int64? {
+        guard let current = state.frame(frame), let node = state.slotNode(current, slot) else { return nil }
+        return try? state.integerValue(of: node, "field")
+    }
+
+    func slotFailure(_ slot: Int32) -> EvaluationFailure {
+        guard let current = state.frame(frame) else { return .noEnclosingStruct("field") }
+        guard let node = state.slotNode(current, slot) else { return .absentField("field") }
+        do { _ = try state.integerValue(of: node, "field") } catch { return error }
+        return .absentField("field")
     }
 
     func constant(_ index: Int32) -> Int64 { plan.constants[index] }

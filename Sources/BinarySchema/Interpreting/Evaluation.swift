@@ -23,7 +23,10 @@ enum EvaluationFailure: Error, Sendable {
 
 /// What a program needs from its surroundings: field values, lengths and the cursor.
 protocol EvaluationContext {
-    mutating func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64
+    /// The integer value of the field in `slot` of the current struct; nil when there is none,
+    /// and ``slotFailure(_:)`` says why. Not throwing, so the specialized evaluator inlines it.
+    func slotValue(_ slot: Int32) -> Int64?
+    func slotFailure(_ slot: Int32) -> EvaluationFailure
     /// The constant of a fused comparison.
     func constant(_ index: Int32) -> Int64
     /// `reference` indexes the references of the operations being run.
@@ -41,13 +44,20 @@ protocol EvaluationContext {
 }
 
 extension EvaluationContext {
+    @inline(__always)
+    func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
+        guard let value = slotValue(slot) else { throw slotFailure(slot) }
+        return value
+    }
+
     /// A context with no fields to read has no bytes to compare.
     func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
 }
 
 /// The context of constant expressions in declarations: nothing to read.
 struct ConstantContext: EvaluationContext {
-    func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
+    func slotValue(_ slot: Int32) -> Int64? { nil }
+    func slotFailure(_ slot: Int32) -> EvaluationFailure { .notAvailable }
     func constant(_ index: Int32) -> Int64 { 0 }
     func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
     func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
@@ -90,13 +100,16 @@ enum Evaluator {
         case 3:
             // `field OP constant` and the like, the most common shape, without the stack.
             if let left = try operand(operations[0], &context), let right = try operand(operations[1], &context) {
-                switch operations[2] {
-                case .minimum: return min(left, right)
-                case .maximum: return max(left, right)
-                default: return try binary(operations[2], left, right)
-                }
+                return try apply(operations[2], left, right)
             }
         case 5:
+            // `ihl * 4 - 20`: the length after a header, on every frame.
+            if isBinary(operations[2]), isBinary(operations[4]), let a = try operand(operations[0], &context),
+               let b = try operand(operations[1], &context) {
+                // In the stack's order: a failure of the first operation comes before `c`'s.
+                let left = try apply(operations[2], a, b)
+                if let c = try operand(operations[3], &context) { return try apply(operations[4], left, c) }
+            }
             // `a == 1 && b != 2` and `a < 1 || a > 9`: two fused comparisons joined by a short circuit.
             if case .compareSlot(let firstComparison, let firstSlot, let firstConstant) = operations[0],
                case .compareSlot(let secondComparison, let secondSlot, let secondConstant) = operations[2],
@@ -115,10 +128,38 @@ enum Evaluator {
                 return secondComparison.holds(try context.loadSlot(secondSlot), context.constant(secondConstant)) ? 1 : 0
             }
         default:
-            break
+            // `a == 1 && <more>`, mostly false (TCP's `kind == .eol && remaining() > 0`): its first
+            // comparison decides without the stack.
+            if operations.count > 5, case .compareSlot(let comparison, let slot, let constant) = operations[0],
+               case .jumpIfZero(let target) = operations[1], Int(target) == operations.count - 1,
+               case .constant(0) = operations[operations.count - 1],
+               !comparison.holds(try context.loadSlot(slot), context.constant(constant)) {
+                return 0
+            }
         }
         return try withUnsafeTemporaryAllocation(of: Int64.self, capacity: stackSize) { stack throws(EvaluationFailure) in
             try runStack(operations, stack: stack, in: &context)
+        }
+    }
+
+    @inline(__always)
+    private static func isBinary(_ operation: Program.Operation) -> Bool {
+        switch operation {
+        case .add, .subtract, .multiply, .divide, .remainder, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .shiftLeft, .shiftRight,
+             .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .minimum, .maximum:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A binary operation (`isBinary`) on two values.
+    @inline(__always)
+    private static func apply(_ operation: Program.Operation, _ left: Int64, _ right: Int64) throws(EvaluationFailure) -> Int64 {
+        switch operation {
+        case .minimum: return min(left, right)
+        case .maximum: return max(left, right)
+        default: return try binary(operation, left, right)
         }
     }
 

@@ -53,6 +53,8 @@ public struct Interpreter {
     private var state = NodeStore()
     private var reader = ByteReader([])
     private var currentFrame: Int32 = -1
+    /// The current frame's first slot, or -1 with no frame: field loads, several a struct, skip the frame.
+    private var currentSlotBase = -1
     private var currentElement: Int32 = -1
     private var depth = 0
     /// The frame a heuristic attempt will give its struct until that struct claims its payload
@@ -126,6 +128,7 @@ public struct Interpreter {
         }
         reader = ByteReader(bytes)
         currentFrame = -1
+        currentSlotBase = -1
         currentElement = -1
         depth = 0
         unclaimedHeuristicFrame = -1
@@ -194,10 +197,10 @@ public struct Interpreter {
         let frameIndex = state.appendFrame(Frame(node: nodeIndex, slotBase: Int32(slotBase), parent: currentFrame,
                                                  structID: structID, limit: reader.limit, arguments: arguments))
         state.nodes[Int(nodeIndex)].frame = frameIndex
-        let savedFrame = currentFrame
-        currentFrame = frameIndex
+        let (savedFrame, savedSlotBase) = (currentFrame, currentSlotBase)
+        (currentFrame, currentSlotBase) = (frameIndex, slotBase)
         defer {
-            currentFrame = savedFrame
+            (currentFrame, currentSlotBase) = (savedFrame, savedSlotBase)
             close(nodeIndex)
         }
         var fieldIndex = structure.fieldStart
@@ -1071,21 +1074,19 @@ public struct Interpreter {
 
 extension Interpreter: EvaluationContext {
     @inline(__always)
-    mutating func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
-        if let frame = state.frame(currentFrame), let node = state.slotNode(frame, slot) {
-            switch state.nodes[Int(node)].value {
-            case .unsigned(let value) where value <= UInt64(Int64.max): return Int64(value)
-            case .signed(let value): return value
-            case .boolean(let value): return value ? 1 : 0
-            default: break
-            }
+    func slotValue(_ slot: Int32) -> Int64? {
+        guard currentSlotBase >= 0, let node = state.slotNode(at: currentSlotBase + Int(slot)) else { return nil }
+        switch state.nodes[Int(node)].value {
+        case .unsigned(let value) where value <= UInt64(Int64.max): return Int64(value)
+        case .signed(let value): return value
+        case .boolean(let value): return value ? 1 : 0
+        default: return nil
         }
-        throw slotFailure(slot)
     }
 
     /// Why a slot could not be loaded: no struct, an absent field, or a value past Int64.
     @inline(never)
-    private func slotFailure(_ slot: Int32) -> EvaluationFailure {
+    func slotFailure(_ slot: Int32) -> EvaluationFailure {
         guard let frame = state.frame(currentFrame) else { return .noEnclosingStruct("field") }
         let fields = schema.structs[Int(frame.structID)].fields
         let name = fields.indices.contains(Int(slot)) ? fields[Int(slot)].name : "field"
@@ -1112,8 +1113,8 @@ extension Interpreter: EvaluationContext {
 
     @inline(__always)
     func isSlotPresent(_ slot: Int32) throws(EvaluationFailure) -> Bool {
-        guard let frame = state.frame(currentFrame) else { throw .noEnclosingStruct("field") }
-        return state.slotNode(frame, slot) != nil
+        guard currentSlotBase >= 0 else { throw .noEnclosingStruct("field") }
+        return state.slotNode(at: currentSlotBase + Int(slot)) != nil
     }
 
     var remainingBytes: Int64 { Int64(reader.remainingBytes) }

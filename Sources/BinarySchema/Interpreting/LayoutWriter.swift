@@ -542,10 +542,16 @@ package struct LayoutWriter {
 }
 
 extension LayoutWriter: EvaluationContext {
-    mutating func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
-        guard let frame = state.frame(currentFrame) else { throw .noEnclosingStruct("field") }
-        guard let node = state.slotNode(frame, slot) else { throw .absentField("field") }
-        return try state.integerValue(of: node, "field")
+    func slotValue(_ slot: Int32) -> Int64? {
+        guard let frame = state.frame(currentFrame), let node = state.slotNode(frame, slot) else { return nil }
+        return try? state.integerValue(of: node, "field")
+    }
+
+    func slotFailure(_ slot: Int32) -> EvaluationFailure {
+        guard let frame = state.frame(currentFrame) else { return .noEnclosingStruct("field") }
+        guard let node = state.slotNode(frame, slot) else { return .absentField("field") }
+        do { _ = try state.integerValue(of: node, "field") } catch { return error }
+        return .absentField("field")
     }
 
     func constant(_ index: Int32) -> Int64 { plan.constants[index] }
