@@ -52,4 +52,12 @@ extension BundledSchemaOracleTests {
         map("snmp.value.octets", "snmp.data.body.variable_bindings[*].value", as: .position),
         map("snmp.var-bind_str", "snmp.data.body.variable_bindings[*].value", as: .position),
     ]
+
+    /// Multicast DNS (mdns.pcap): the flag in the top bit of a question's or record's class; the
+    /// rest of the message is DNS's, mapped with `dnsMap` in CoreMappings.
+    static let mdnsMappings: [Mapping] = [
+        map("dns.qry.qu", "mdns.questions[*].unicast_response"),
+        map("dns.resp.cache_flush", "mdns.answers[*].cache_flush", "mdns.authorities[*].cache_flush",
+            "mdns.additionals[*].cache_flush"),
+    ]
 }
