@@ -1358,8 +1358,13 @@ struct Checker {
                 requireType(argumentType, .integer, op: "peek", at: arguments[0].location)
                 builder.emit(.peek)
                 return .integer
+            case ("zeros", 1):
+                let argumentType = compile(arguments[0], scope: scope, into: &builder, expected: .integer)
+                requireType(argumentType, .integer, op: "zeros", at: arguments[0].location)
+                builder.emit(.zeros)
+                return .boolean
             default:
-                report(.unknownField, "unknown function '\(name)' with \(arguments.count) argument\(arguments.count == 1 ? "" : "s") (known: len(field), has(field), remaining(), offset(), peek(n), min(a, b), max(a, b))",
+                report(.unknownField, "unknown function '\(name)' with \(arguments.count) argument\(arguments.count == 1 ? "" : "s") (known: len(field), has(field), remaining(), offset(), peek(n), zeros(n), min(a, b), max(a, b))",
                        at: location)
                 return .invalid
             }
@@ -1880,7 +1885,7 @@ struct ProgramBuilder {
         switch operation {
         case .constant, .loadSlot, .load, .length, .present, .presentSlot, .remaining, .offset, .compareSlot, .matchBytes:
             depth += 1
-        case .negate, .logicalNot, .bitwiseNot, .jump, .peek:
+        case .negate, .logicalNot, .bitwiseNot, .jump, .peek, .zeros:
             break
         case .jumpIfZero, .jumpIfNonZero:
             depth -= 1
