@@ -68,6 +68,12 @@ import Testing
         #expect(repeated.isEmpty, "mapped more than once: \(repeated)")
     }
 
+    /// tshark fields of a capture that describe no bytes as tshark's own layers do, left out.
+    /// tshark's LLDP reports its length 3 bytes short (the last TLV's last byte and End of LLDPDU):
+    /// Ethernet then shows those bytes again as eth.trailer (and, past 64 bytes, eth.fcs), over
+    /// the LLDP fields tshark shows there too.
+    static let tsharkArtifacts: [String: Set<String>] = ["lldp.pcap": ["eth.trailer", "eth.fcs"]]
+
     static func oracle(_ capture: String) -> URL {
         repositoryRoot.appendingPathComponent("Corpus/oracle/\((capture as NSString).deletingPathExtension).json")
     }
@@ -94,7 +100,7 @@ import Testing
             var fields: [OracleField] = []
             collect(layers, into: &fields)
             let paths = dissection.nodes.indices.map { dissection.path(of: $0) }
-            for field in fields {
+            for field in fields where !(Self.tsharkArtifacts[capture]?.contains(field.name) ?? false) {
                 guard let mapping = Self.mappings.first(where: { $0.tshark == field.name }) else { continue }
                 compared += 1
                 try compare(field, mapping, dissection, paths, frame: number + 1)

@@ -75,6 +75,84 @@ import Testing
         #expect(SummaryRenderer().render(message).contains("total 7 bytes"))
     }
 
+    /// `{?…}` shows its text only when every field it names was read; a plain `{field}` that was
+    /// not read still shows `?`.
+    @Test func optionalSummaryGroupsShowOnlyWithTheirFields() throws {
+        let schema = """
+            @protocol("demo") @summary("kind {kind}{?, value {value} of {total}}{? [flag {flag}]} next {next}")
+            struct Main {
+              kind: u8
+              value: u8 if kind == 1
+              total: u8 if kind != 3
+              flag: u8 if kind == 2
+              next: u8 if kind != 2
+            }
+            """
+        #expect(SummaryRenderer().render(try dissect(schema, [1, 7, 9, 4])).hasPrefix("Main kind 1, value 7 of 9 next 4 · "))
+        // Both fields of a group must be there: `total` alone does not show it.
+        #expect(SummaryRenderer().render(try dissect(schema, [2, 9, 5])).hasPrefix("Main kind 2 [flag 5] next ? · "))
+        #expect(SummaryRenderer().render(try dissect(schema, [3, 8])).hasPrefix("Main kind 3 next 8 · "))
+    }
+
+    @Test func optionalSummaryGroupErrorsPointIntoTheString() {
+        let found = diagnostics("""
+            @protocol("a") @summary("x {?y {b}")
+            struct A { b: u8 }
+            @protocol("b") @summary("x{? no field}")
+            struct B { b: u8 }
+            @protocol("c") @summary("{?{b} {?{b}}}")
+            struct C { b: u8 }
+            @protocol("d") @summary("{b} {?{nope}}")
+            struct D { b: u8 }
+            """)
+        #expect(found.map { "\($0.location.line):\($0.location.column) \($0.kind) \($0.message)" } == [
+            "1:28 invalidValue @summary optional group '{?' has no closing '}'",
+            "3:38 invalidValue @summary optional group '{?…}' names no field: it would always show, so write its text without '{?' and '}'",
+            "5:32 invalidValue @summary optional groups do not nest: '{?' inside '{?…}' (plain {field} placeholders do)",
+            "7:32 unknownField @summary placeholder '{nope}' names no field of this struct",
+        ])
+    }
+
+    /// `@label` names a layer in the views; paths keep the protocol abbreviation.
+    @Test func labelsNameLayersInTheViews() throws {
+        let schema = """
+            @protocol("demo") @summary("a {a}") @label("Demo v2")
+            struct Main { a: u8  inner: Inner }
+            @protocol("inner") @label("IPv4")
+            struct Inner { b: u8 }
+            """
+        let message = try dissect(schema, [1, 2])
+        #expect(SummaryRenderer().render(message).hasPrefix("Demo v2 a 1 · IPv4 · "))
+        let tree = TreeRenderer().render(message)
+        #expect(tree.contains("\nDemo v2 (demo), 1 byte: a 1\n"), "\(tree)")
+        #expect(tree.contains("\nIPv4 (inner), 1 byte\n"), "\(tree)")
+        #expect(tree.contains("Demo v2 › IPv4"), "\(tree)")
+        #expect(try message.display("inner.b") == "2")
+        #expect(diagnostics("@label(\"X\") struct Main { a: u8 }").map(\.message)
+                == ["@label names a protocol layer in the views: add @protocol(\"name\") to 'Main'"])
+        #expect(diagnostics("@protocol(\"m\") @label(\"\") struct Main { a: u8 }").first?.message.hasPrefix("@label takes one") == true)
+    }
+
+    /// `zeros(n)`: whether the next n bytes are all zero; past the scope, `peek`'s error.
+    @Test func zerosTellsPaddingFromData() throws {
+        let schema = """
+            struct Main {
+              kind: u8
+              padding: bytes[..] if remaining() > 0 && zeros(remaining())
+              trailer: bytes[..] if remaining() > 0
+            }
+            """
+        let zeros = try dissect(schema, [1, 0, 0, 0])
+        #expect(zeros.node(at: "Main.padding") != nil && zeros.node(at: "Main.trailer") == nil)
+        let data = try dissect(schema, [1, 0, 5, 0])
+        #expect(data.node(at: "Main.padding") == nil && data.node(at: "Main.trailer") != nil)
+        let nothing = try dissect(schema, [1])
+        #expect(nothing.node(at: "Main.padding") == nil && nothing.node(at: "Main.trailer") == nil && nothing.error == nil)
+        let beyond = try dissect("struct Main { a: u8 if zeros(2)  rest: bytes[..] }", [0])
+        #expect(beyond.error != nil)
+        #expect(diagnostics("struct Main { a: u8 if zeros(true) }").count == 1)
+    }
+
     @Test func misusedComputedValuesAreLocatedErrors() {
         let found = diagnostics("""
             struct Inner { a: u8 }

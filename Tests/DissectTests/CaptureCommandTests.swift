@@ -26,6 +26,24 @@ extension CommandLineTests {
         #expect(lines.last?.hasPrefix("12 ") == true)
     }
 
+    /// Optional summary groups and layer labels on the bundled schemas: an 802.3 frame shows its
+    /// length (no EtherType), an STP TCN no root or bridge, an ICMP error's quote its protocols'
+    /// names rather than the structs that read them; nothing absent shows as `?`.
+    @Test func summariesLeaveOutWhatAFrameDoesNotHave() throws {
+        let stp = try run(["-r", Self.capture("stp.pcap"), "-f", "summary"]).output.split(separator: "\n")
+        #expect(stp.count == 5)
+        #expect(stp[0].contains("Ethernet 00:11:22:33:44:55 > 01:80:c2:00:00:00 802.3 length 38 · LLC"), "\(stp[0])")
+        #expect(stp[0].contains("STP stp (0), configuration (0x00), root 00:11:22:33:44:00 cost 4, bridge 00:11:22:33:44:55 port 0x8001 · "))
+        #expect(stp[1].contains("· STP stp (0), tcn (0x80) · 60 bytes"), "\(stp[1])")
+        let icmp = try run(["-r", Self.capture("icmp-errors.pcap"), "-f", "summary"]).output
+        #expect(icmp.contains("· ICMP destination_unreachable (3) code port_unreachable (3) · IPv4 10.0.0.2 > 10.0.0.9 ttl 1 id 0x0007 len 52 · UDP 33434 > 33435 len 32 · 70 bytes"))
+        #expect(!icmp.contains("Quoted"))
+        for name in ["llc", "stp", "icmp-errors", "eapol", "radiotap", "ppp", "macsec"] {
+            let output = try run(["-r", Self.capture("\(name).pcap"), "-f", "summary"]).output
+            #expect(!output.contains(" ? ") && !output.contains(" ?,"), "\(name): \(output)")
+        }
+    }
+
     /// The JSON objects `dissect` prints for `arguments`, one per line.
     func jsonLines(_ arguments: [String]) throws -> [[String: Any]] {
         let result = try run(arguments)

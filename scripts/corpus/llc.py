@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """IEEE 802.3 frames with a length and an 802.2 LLC header: SNAP carrying IPv4 and a Cisco
 protocol ID, a plain SAP (NetBIOS) and padding after the length; an Ethernet II jumbo LLC frame
-(EtherType 0x8870). Writes Corpus/captures/llc.pcap and its oracle (see common.py)."""
+(EtherType 0x8870); what follows the upper layer as tshark names it: zero padding to 60 bytes, then a
+non-zero trailer and, in a frame of 64 bytes or more, the frame check sequence it assumes (eth.padding,
+eth.trailer, eth.fcs), and a short frame whose non-zero bytes to 60 are a trailer, not padding. Writes Corpus/captures/llc.pcap and its oracle (see common.py)."""
 from scapy.all import IP, LLC, SNAP, UDP, Dot3, Ether, Raw, raw
 
 from common import write_capture
@@ -18,4 +20,10 @@ frames = [
 # The third frame padded to the 60-byte minimum: the length leaves the padding out.
 frames = [raw(frame) for frame in frames]
 frames[2] += bytes(60 - len(frames[2]))
+netbios = raw(Dot3(dst="00:11:22:33:44:66", src="00:11:22:33:44:55") / LLC(dsap=0xF0, ssap=0xF0, ctrl=3)
+              / Raw(b"\xff\xef" + b"netbios"))
+frames.append(netbios + bytes(60 - len(netbios)) + b"\xde\xad" + b"\x01\x02\x03\x04")
+udp = raw(Ether(dst="00:11:22:33:44:66", src="00:11:22:33:44:55") / IP(src="10.0.0.5", dst="10.0.0.6", id=3)
+          / UDP(sport=1026, dport=9) / b"tail")
+frames.append(udp + b"\xee" * (60 - len(udp)))
 write_capture("llc", 1, frames)

@@ -423,6 +423,7 @@ struct Checker {
         var linkTypes: [Int] = []
         var isOffsetBase = false
         var summaryFormat: String?
+        var label: String?
         for attribute in syntax.attributes {
             switch attribute.name {
             case "protocol":
@@ -457,6 +458,18 @@ struct Checker {
                 }
             case "offset_base":
                 isOffsetBase = true
+            case "label":
+                if attribute.arguments.count == 1, case .string(let text, _) = attribute.arguments[0],
+                   !text.isEmpty, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                    label = text
+                    if !syntax.attributes.contains(where: { $0.name == "protocol" }) {
+                        report(.invalidValue, "@label names a protocol layer in the views: add @protocol(\"name\") to '\(syntax.name)'",
+                               at: attribute.location)
+                    }
+                } else {
+                    report(.invalidValue, "@label takes one non-empty string without control characters: the layer's name in the views, e.g. @label(\"IPv4\")",
+                           at: attribute.location)
+                }
             case "summary":
                 if attribute.arguments.count == 1, case .string(let text, let location) = attribute.arguments[0] {
                     summaryFormat = text
@@ -471,7 +484,7 @@ struct Checker {
                 }
             default:
                 report(.invalidValue,
-                       "unknown struct attribute '@\(attribute.name)' (known: @protocol, @linktype, @offset_base, @summary)",
+                       "unknown struct attribute '@\(attribute.name)' (known: @protocol, @linktype, @offset_base, @summary, @label)",
                        at: attribute.location)
             }
         }
@@ -510,26 +523,50 @@ struct Checker {
             structFields.append(field)
             fields.append(field)
         }
-        return StructType(id: id, name: syntax.name, protocolAbbreviation: protocolAbbreviation, linkTypes: linkTypes,
+        return StructType(id: id, name: syntax.name, protocolAbbreviation: protocolAbbreviation, label: label, linkTypes: linkTypes,
                           isOffsetBase: isOffsetBase, summaryFormat: summaryFormat, fields: structFields,
                           location: syntax.location)
     }
 
-    /// Each `{placeholder}` of a summary must start with one of the struct's field names.
+    /// Each `{placeholder}` of a summary must start with one of the struct's field names; each
+    /// optional group `{?…}` must be closed and name at least one field. Errors point into the
+    /// string (`location` is its opening quote).
     private mutating func checkSummary(_ format: String, fields: [String], at location: SchemaLocation) {
-        var rest = Substring(format)
-        while let open = rest.firstIndex(of: "{") {
-            guard let close = rest[open...].firstIndex(of: "}") else {
-                report(.invalidValue, "@summary has a '{' without its '}'", at: location)
+        func at(_ offset: Int) -> SchemaLocation {
+            SchemaLocation(path: location.path, line: location.line, column: location.column + 1 + offset)
+        }
+        var group: (offset: Int, placeholders: Int)?
+        for token in SummarySegment.tokens(format) {
+            switch token {
+            case .literal:
+                break
+            case .unterminatedPlaceholder(let offset):
+                report(.invalidValue, "@summary has a '{' without its '}'", at: at(offset))
                 return
+            case .groupOpen(let offset):
+                group = (offset, 0)
+            case .groupClose(let offset):
+                if let open = group, open.placeholders == 0 {
+                    report(.invalidValue, "@summary optional group '{?…}' names no field: it would always show, so write its text without '{?' and '}'",
+                           at: at(offset))
+                }
+                group = nil
+            case .placeholder(var placeholder, let offset):
+                group?.placeholders += 1
+                if placeholder.hasPrefix("?") {
+                    report(.invalidValue, "@summary optional groups do not nest: '{?' inside '{?…}' (plain {field} placeholders do)",
+                           at: at(offset))
+                    continue
+                }
+                if placeholder.hasPrefix("#") { placeholder = placeholder.dropFirst() }
+                let first = placeholder.prefix { $0 != "." && $0 != "[" }
+                if !fields.contains(String(first)) {
+                    report(.unknownField, "@summary placeholder '{\(placeholder)}' names no field of this struct", at: at(offset))
+                }
             }
-            var placeholder = rest[rest.index(after: open)..<close]
-            if placeholder.hasPrefix("#") { placeholder = placeholder.dropFirst() }
-            let first = placeholder.prefix { $0 != "." && $0 != "[" }
-            if !fields.contains(String(first)) {
-                report(.unknownField, "@summary placeholder '{\(placeholder)}' names no field of this struct", at: location)
-            }
-            rest = rest[rest.index(after: close)...]
+        }
+        if let open = group {
+            report(.invalidValue, "@summary optional group '{?' has no closing '}'", at: at(open.offset))
         }
     }
 
@@ -1321,8 +1358,13 @@ struct Checker {
                 requireType(argumentType, .integer, op: "peek", at: arguments[0].location)
                 builder.emit(.peek)
                 return .integer
+            case ("zeros", 1):
+                let argumentType = compile(arguments[0], scope: scope, into: &builder, expected: .integer)
+                requireType(argumentType, .integer, op: "zeros", at: arguments[0].location)
+                builder.emit(.zeros)
+                return .boolean
             default:
-                report(.unknownField, "unknown function '\(name)' with \(arguments.count) argument\(arguments.count == 1 ? "" : "s") (known: len(field), has(field), remaining(), offset(), peek(n), min(a, b), max(a, b))",
+                report(.unknownField, "unknown function '\(name)' with \(arguments.count) argument\(arguments.count == 1 ? "" : "s") (known: len(field), has(field), remaining(), offset(), peek(n), zeros(n), min(a, b), max(a, b))",
                        at: location)
                 return .invalid
             }
@@ -1843,7 +1885,7 @@ struct ProgramBuilder {
         switch operation {
         case .constant, .loadSlot, .load, .length, .present, .presentSlot, .remaining, .offset, .compareSlot, .matchBytes:
             depth += 1
-        case .negate, .logicalNot, .bitwiseNot, .jump, .peek:
+        case .negate, .logicalNot, .bitwiseNot, .jump, .peek, .zeros:
             break
         case .jumpIfZero, .jumpIfNonZero:
             depth -= 1

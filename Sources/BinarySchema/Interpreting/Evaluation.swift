@@ -39,6 +39,8 @@ protocol EvaluationContext {
     var remainingBytes: Int64 { get }
     var currentOffset: Int64 { get }
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64
+    /// Whether the `count` bytes ahead of the cursor are all zero (`zeros(n)`).
+    func areZeros(_ count: Int64) throws(EvaluationFailure) -> Bool
     /// Whether the bytes of the field `reference` names are literal `literal` of the plan.
     mutating func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool
 }
@@ -52,6 +54,8 @@ extension EvaluationContext {
 
     /// A context with no fields to read has no bytes to compare.
     func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
+    /// A context without a cursor has no bytes ahead.
+    func areZeros(_ count: Int64) throws(EvaluationFailure) -> Bool { throw .notAvailable }
 }
 
 /// The context of constant expressions in declarations: nothing to read.
@@ -136,10 +140,33 @@ enum Evaluator {
                !comparison.holds(try context.loadSlot(slot), context.constant(constant)) {
                 return 0
             }
+            // `remaining() > 0 && …`: a first comparison that fails decides a conjunction without
+            // the stack (Ethernet's padding and trailer).
+            if operations.count > 4, case .jumpIfZero(let target) = operations[3],
+               let comparison = Program.Comparison(operations[2]), isZeroResult(from: Int(target), operations),
+               let left = try operand(operations[0], &context), let right = try operand(operations[1], &context),
+               !comparison.holds(left, right) {
+                return 0
+            }
         }
         return try withUnsafeTemporaryAllocation(of: Int64.self, capacity: stackSize) { stack throws(EvaluationFailure) in
             try runStack(operations, stack: stack, in: &context)
         }
+    }
+
+    /// Whether a run that reaches `target` with nothing on the stack ends with 0: `&&`'s
+    /// `constant(0)` at the end, or one that falls into the next `&&`'s test, and so on.
+    @inline(__always)
+    private static func isZeroResult(from target: Int, _ operations: UnsafeBufferPointer<Program.Operation>) -> Bool {
+        var position = target
+        // Each step moves forward (a jump target past the `constant`), so this ends.
+        while position >= 0, position < operations.count, case .constant(0) = operations[position] {
+            let next = position + 1
+            if next == operations.count { return true }
+            guard case .jumpIfZero(let following) = operations[next], Int(following) > next else { return false }
+            position = Int(following)
+        }
+        return false
     }
 
     @inline(__always)
@@ -205,7 +232,7 @@ enum Evaluator {
                 let isZero = stack[top] == 0
                 if case .jumpIfZero = operation { if isZero { index = Int(target) } } else if !isZero { index = Int(target) }
                 continue
-            case .peek, .negate, .logicalNot, .bitwiseNot:
+            case .peek, .zeros, .negate, .logicalNot, .bitwiseNot:
                 guard top > 0 else { throw .overflow }
                 top -= 1
                 value = try unary(operation, stack[top], context)
@@ -231,6 +258,7 @@ enum Evaluator {
                                                          _ context: Context) throws(EvaluationFailure) -> Int64 {
         switch operation {
         case .peek: return try context.peekByte(operand)
+        case .zeros: return try context.areZeros(operand) ? 1 : 0
         case .negate:
             let (value, overflow) = Int64(0).subtractingReportingOverflow(operand)
             guard !overflow else { throw .overflow }

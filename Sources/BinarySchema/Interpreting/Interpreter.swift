@@ -1133,6 +1133,17 @@ extension Interpreter: EvaluationContext {
         return Int64(reader.bytes[reader.offset + Int(distance)])
     }
 
+    /// `zeros(n)`: n past the end of the scope is the error `peek` gives there.
+    func areZeros(_ count: Int64) throws(EvaluationFailure) -> Bool {
+        let available = Int64(reader.remainingBytes)
+        guard reader.isAligned, count >= 0, count <= available else {
+            throw .beyondData(needed: max(count, 0), available: available)
+        }
+        let start = reader.offset
+        for index in start..<start + Int(count) where reader.bytes[index] != 0 { return false }
+        return true
+    }
+
 }
 
 extension String {

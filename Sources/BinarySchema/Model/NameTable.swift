@@ -5,7 +5,7 @@ package final class NameTable: @unchecked Sendable {
     // Immutable after init, so safe to share between threads. Its tables own their memory.
     @usableFromInline let text: Table<UInt8>
     /// Start and end of each name in `text`: fields, then struct names, then abbreviations
-    /// (start -1 for a struct that is no protocol layer).
+    /// (start -1 for a struct that is no protocol layer), then layer labels (`@label`, else the name).
     @usableFromInline let bounds: Table<Int32>
     /// Per field: its display hint.
     @usableFromInline let fieldDisplay: Table<DisplayHint>
@@ -35,6 +35,8 @@ package final class NameTable: @unchecked Sendable {
         package let stepCount: Int32
         package let firstSlot: Int32
         package let lengthOnly: Bool
+        /// On an optional group's first segment: the group's segment count (0 otherwise).
+        package let groupLength: Int32
     }
 
     /// A path step: an array element (`position` >= 0) or a field by name.
@@ -65,6 +67,7 @@ package final class NameTable: @unchecked Sendable {
         fields.forEach { add($0.name) }
         structs.forEach { add($0.name) }
         structs.forEach { add($0.protocolAbbreviation) }
+        structs.forEach { add($0.label ?? $0.name) }
         fieldCount = fields.count
         structCount = structs.count
         func append(_ text: String) -> (Int32, Int32) {
@@ -107,7 +110,7 @@ package final class NameTable: @unchecked Sendable {
                 summaryEntries.append(SummaryEntry(
                     literalStart: literalStart, literalEnd: literalEnd, stepStart: stepStart,
                     stepCount: Int32(truncatingIfNeeded: segment.path.count), firstSlot: Int32(clamping: segment.firstSlot),
-                    lengthOnly: segment.lengthOnly))
+                    lengthOnly: segment.lengthOnly, groupLength: Int32(clamping: segment.groupLength)))
             }
         }
         summaryStartList.append(Int32(truncatingIfNeeded: summaryEntries.count))
@@ -209,6 +212,13 @@ package final class NameTable: @unchecked Sendable {
     package func structName(_ id: Int) -> UnsafeBufferPointer<UInt8> {
         guard id >= 0, id < structCount else { return text.elements(0..<0) }
         return name(fieldCount + id) ?? text.elements(0..<0)
+    }
+
+    /// What views call a protocol layer: its `@label`, else its struct's name; empty for an ID out of range.
+    @inlinable
+    package func layerLabel(_ id: Int) -> UnsafeBufferPointer<UInt8> {
+        guard id >= 0, id < structCount else { return text.elements(0..<0) }
+        return name(fieldCount + 2 * structCount + id) ?? text.elements(0..<0)
     }
 
     /// The struct's `@protocol` abbreviation, or nil when it is not a protocol layer.

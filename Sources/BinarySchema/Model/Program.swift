@@ -20,6 +20,8 @@ package final class Program: Sendable {
         case offset
         /// Pop n; push the byte n bytes ahead of the cursor, without consuming it.
         case peek
+        /// Pop n; push 1 when the n bytes ahead of the cursor are all zero (`zeros(n)`), else 0.
+        case zeros
         case negate, logicalNot, bitwiseNot
         case add, subtract, multiply, divide, remainder
         case bitwiseAnd, bitwiseOr, bitwiseXor, shiftLeft, shiftRight

@@ -70,12 +70,16 @@ public final class StructType: Sendable {
     public let name: String
     /// Short protocol name that starts field paths (`ip` in `ip.ttl`), from `@protocol("ip")`.
     public let protocolAbbreviation: String?
+    /// What views call the layer (summary, tree, heading), from `@label("IPv4")`: the struct's
+    /// name unless a schema gives another (a struct name that is an implementation detail).
+    public let label: String?
     /// libpcap DLT numbers that start dissection here, from `@linktype(N)`.
     public let linkTypes: [Int]
     /// Whether `dns_name` compression pointers inside count from this struct's first byte.
     public let isOffsetBase: Bool
     /// `@summary("{src} > {dst} ttl {ttl}")`: the one-line summary of this layer; each `{path}`
-    /// is a field's display text (a path below this struct, `#path` for its length in bytes).
+    /// is a field's display text (a path below this struct, `#path` for its length in bytes);
+    /// `{?text {path}}` is shown only when every field it names is present.
     public let summaryFormat: String?
     /// ``summaryFormat`` split once into literal text and field paths.
     package let summarySegments: [SummarySegment]
@@ -86,11 +90,12 @@ public final class StructType: Sendable {
     /// Where it was declared.
     public let location: SchemaLocation
 
-    init(id: Int, name: String, protocolAbbreviation: String?, linkTypes: [Int], isOffsetBase: Bool,
+    init(id: Int, name: String, protocolAbbreviation: String?, label: String? = nil, linkTypes: [Int], isOffsetBase: Bool,
          summaryFormat: String?, fields: [Field], location: SchemaLocation) {
         self.id = id
         self.name = name
         self.protocolAbbreviation = protocolAbbreviation
+        self.label = label
         self.linkTypes = linkTypes
         self.isOffsetBase = isOffsetBase
         self.summaryFormat = summaryFormat
@@ -119,33 +124,122 @@ package struct SummarySegment: Sendable {
     package let path: [Step]
     /// `{#payload}`: the field's length in bytes rather than its value.
     package let lengthOnly: Bool
+    /// On the first segment of an optional group `{?…}`: how many segments (this one included)
+    /// the group holds, shown only when every field they name is present; 0 otherwise.
+    package internal(set) var groupLength = 0
     /// The slot, in the summarized struct, of the field the path starts at (-1 if none):
     /// resolved once at load so views find it without searching by name.
     package internal(set) var firstSlot = -1
 
+    /// A lexical piece of a summary format, with its offset (in characters) in the format.
+    enum Token {
+        /// Text shown as it is.
+        case literal(Substring)
+        /// `{path}` or `{#path}`: the text between the braces.
+        case placeholder(Substring, offset: Int)
+        /// A `{` without its `}`.
+        case unterminatedPlaceholder(offset: Int)
+        /// `{?` opening an optional group.
+        case groupOpen(offset: Int)
+        /// The `}` closing the open optional group.
+        case groupClose(offset: Int)
+    }
+
+    /// The format's tokens. Inside an optional group, a `}` outside a placeholder closes the group;
+    /// a `{?` inside a group is a placeholder named `?…` (which no field is: the checker reports it).
+    static func tokens(_ format: String) -> [Token] {
+        var tokens: [Token] = []
+        var inGroup = false
+        var literalStart = format.startIndex
+        var index = format.startIndex
+        var offset = 0
+        func flush(_ end: String.Index) {
+            if literalStart < end { tokens.append(.literal(format[literalStart..<end])) }
+        }
+        while index < format.endIndex {
+            let character = format[index]
+            if character == "{" {
+                flush(index)
+                let next = format.index(after: index)
+                if !inGroup, next < format.endIndex, format[next] == "?" {
+                    tokens.append(.groupOpen(offset: offset))
+                    inGroup = true
+                    index = format.index(after: next)
+                    offset += 2
+                    literalStart = index
+                    continue
+                }
+                guard let close = format[next...].firstIndex(of: "}") else {
+                    tokens.append(.unterminatedPlaceholder(offset: offset))
+                    return tokens
+                }
+                let placeholder = format[next..<close]
+                tokens.append(.placeholder(placeholder, offset: offset))
+                offset += placeholder.count + 2
+                index = format.index(after: close)
+                literalStart = index
+                continue
+            }
+            if character == "}", inGroup {
+                flush(index)
+                tokens.append(.groupClose(offset: offset))
+                inGroup = false
+                index = format.index(after: index)
+                offset += 1
+                literalStart = index
+                continue
+            }
+            index = format.index(after: index)
+            offset += 1
+        }
+        flush(format.endIndex)
+        return tokens
+    }
+
     static func parse(_ format: String) -> [SummarySegment] {
         var segments: [SummarySegment] = []
-        var rest = Substring(format)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            var placeholder = rest[rest.index(after: open)..<close]
-            let lengthOnly = placeholder.hasPrefix("#")
-            if lengthOnly { placeholder = placeholder.dropFirst() }
-            var path: [Step] = []
-            for part in placeholder.split(separator: ".") {
-                var name = part
-                var indices: [Int] = []
-                while let bracket = name.lastIndex(of: "["), name.hasSuffix("]"),
-                      let position = Int(name[name.index(after: bracket)..<name.index(before: name.endIndex)]) {
-                    indices.insert(position, at: 0)
-                    name = name[..<bracket]
-                }
-                if !name.isEmpty { path.append(.field(String(name))) }
-                path += indices.map(Step.element)
-            }
-            segments.append(SummarySegment(literal: String(rest[..<open]), path: path, lengthOnly: lengthOnly))
-            rest = rest[rest.index(after: close)...]
+        var literal = ""
+        var groupStart: Int?
+        func flushLiteral() {
+            if !literal.isEmpty { segments.append(SummarySegment(literal: literal, path: [], lengthOnly: false)) }
+            literal = ""
         }
-        if !rest.isEmpty { segments.append(SummarySegment(literal: String(rest), path: [], lengthOnly: false)) }
+        func closeGroup() {
+            flushLiteral()
+            if let start = groupStart, start < segments.count { segments[start].groupLength = segments.count - start }
+            groupStart = nil
+        }
+        for token in tokens(format) {
+            switch token {
+            case .literal(let text):
+                literal += text
+            case .unterminatedPlaceholder:
+                break
+            case .groupOpen:
+                flushLiteral()
+                groupStart = segments.count
+            case .groupClose:
+                closeGroup()
+            case .placeholder(var placeholder, _):
+                let lengthOnly = placeholder.hasPrefix("#")
+                if lengthOnly { placeholder = placeholder.dropFirst() }
+                var path: [Step] = []
+                for part in placeholder.split(separator: ".") {
+                    var name = part
+                    var indices: [Int] = []
+                    while let bracket = name.lastIndex(of: "["), name.hasSuffix("]"),
+                          let position = Int(name[name.index(after: bracket)..<name.index(before: name.endIndex)]) {
+                        indices.insert(position, at: 0)
+                        name = name[..<bracket]
+                    }
+                    if !name.isEmpty { path.append(.field(String(name))) }
+                    path += indices.map(Step.element)
+                }
+                segments.append(SummarySegment(literal: literal, path: path, lengthOnly: lengthOnly))
+                literal = ""
+            }
+        }
+        if groupStart != nil { closeGroup() } else { flushLiteral() }
         return segments
     }
 }

@@ -165,17 +165,37 @@ struct Layout {
     func label(_ index: Int) -> String { dissection.name(of: index) }
 
     /// The one-line summary of a protocol layer: its `@summary` with placeholders filled (`?` for
-    /// a field not read), or its name; with `style`, the layer's name is in the heading style.
+    /// a field not read; an optional group `{?…}` left out unless all its fields were read), or
+    /// its label; with `style`, the layer's label is in the heading style.
     func writeSummary(of layer: Int, into sink: inout TextSink, style: Style? = nil) {
         guard case .structure(let structID) = dissection.nodes[layer].kind else { return }
         let names = dissection.schema.names
         if let style, style.enabled { style.beginHeading(into: &sink) }
-        sink.append(contentsOf: names.structName(Int(structID)))
+        sink.append(contentsOf: names.layerLabel(Int(structID)))
         if let style, style.enabled { style.end(into: &sink) }
         let segments = names.summary(ofStruct: Int(structID))
         guard !segments.isEmpty else { return }
         sink.append(byte: UInt8(ascii: " "))
-        for segment in segments {
+        var position = 0
+        while position < segments.count {
+            let segment = segments[position]
+            if segment.groupLength > 0 {
+                let end = min(segments.count, position + Int(segment.groupLength))
+                var present = true
+                for member in segments[position..<end] {
+                    let steps = names.steps(of: member)
+                    guard !steps.isEmpty else { continue }
+                    guard let node = find(member, steps, below: layer), node != dissection.stopNode else {
+                        present = false
+                        break
+                    }
+                }
+                if !present {
+                    position = end
+                    continue
+                }
+            }
+            position += 1
             sink.append(contentsOf: names.literal(of: segment))
             let steps = names.steps(of: segment)
             guard !steps.isEmpty else { continue }
@@ -273,7 +293,7 @@ public struct FrameInfo: Sendable {
         for (position, layer) in layout.layers.enumerated() {
             guard case .structure(let structID) = layout.dissection.nodes[layer].kind else { continue }
             sink.append(position == 0 ? " · " as StaticString : " › ")
-            sink.append(contentsOf: names.structName(Int(structID)))
+            sink.append(contentsOf: names.layerLabel(Int(structID)))
         }
         if style.enabled { sink.append("\u{1B}[0m" as StaticString) }
     }

@@ -44,7 +44,7 @@ public struct TreeRenderer {
             line.removeAll()
             if layout.isLayer[index], !isError, !isCut {
                 guard case .structure(let structID) = node.kind else { continue }
-                let name = names.structName(Int(structID))
+                let name = names.layerLabel(Int(structID))
                 let header = layout.headerLength(of: index)
                 line.append(contentsOf: name)
                 line.append(" (" as StaticString)

@@ -1,7 +1,11 @@
 extension BundledSchemaOracleTests {
     /// Layer 2 on Ethernet: 802.3 with LLC/SNAP, STP, CDP, LLDP, LACP, EAPOL, MPLS, PPPoE, MACsec.
     static let l2Mappings: [Mapping] = [
-        map("eth.len", "eth.len"), map("eth.padding", "eth.trailer", "eapol.padding", as: .position),
+        map("eth.len", "eth.len"),
+        // What the upper layer leaves: zeros to 60 bytes are padding, other bytes a trailer, the last
+        // 4 of a frame of 64 bytes or more the FCS tshark assumes (llc.pcap has each).
+        map("eth.padding", "eth.padding", "eapol.padding", as: .position), map("eth.trailer", "eth.trailer", as: .position),
+        map("eth.fcs", "eth.fcs"),
         map("llc.dsap", "llc.dsap"), map("llc.ssap", "llc.ssap"), map("llc.control", "llc.control"),
         map("llc.oui", "llc.oui"), map("llc.type", "llc.type"), map("llc.cisco_pid", "llc.cisco_pid"),
     ] + stpMappings + cdpMappings + lldpMappings + slowMappings + eapolMappings + mplsMappings + macsecMappings
