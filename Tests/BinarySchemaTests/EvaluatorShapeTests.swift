@@ -82,4 +82,29 @@ import Testing
         }
         #expect(compared > 3000)
     }
+
+    /// A field whose condition is false without bytes is skipped at the end of its scope without
+    /// running the condition; any other condition must still run.
+    @Test func onlyConditionsFalseWithoutBytesAreSkippedAtTheEnd() {
+        func program(_ operations: [Op]) -> Program {
+            Program(operations: operations, references: [], text: "", stackDepth: 4)
+        }
+        let skipped: [[Op]] = [
+            [.remaining, .constant(0), .greater],
+            [.remaining, .constant(4), .equal],
+            [.remaining, .constant(2), .greaterOrEqual],
+            // remaining() > 0 && s0 == 1
+            [.remaining, .constant(0), .greater, .jumpIfZero(8), .loadSlot(0), .constant(1), .equal, .jump(8), .constant(0)],
+        ]
+        let kept: [[Op]] = [
+            [.remaining, .constant(0), .greaterOrEqual],
+            [.remaining, .constant(0), .equal],
+            [.remaining, .constant(4), .less],
+            [.loadSlot(0), .constant(0), .greater],
+            // remaining() > 0 || s0 == 1
+            [.remaining, .constant(0), .greater, .jumpIfNonZero(8), .loadSlot(0), .constant(1), .equal, .jump(8), .constant(1)],
+        ]
+        for operations in skipped { #expect(ExecutionPlan.isFalseWithoutBytes(program(operations)), "\(operations)") }
+        for operations in kept { #expect(!ExecutionPlan.isFalseWithoutBytes(program(operations)), "\(operations)") }
+    }
 }

@@ -157,7 +157,7 @@ enum Evaluator {
     /// Whether a run that reaches `target` with nothing on the stack ends with 0: `&&`'s
     /// `constant(0)` at the end, or one that falls into the next `&&`'s test, and so on.
     @inline(__always)
-    private static func isZeroResult(from target: Int, _ operations: UnsafeBufferPointer<Program.Operation>) -> Bool {
+    static func isZeroResult(from target: Int, _ operations: UnsafeBufferPointer<Program.Operation>) -> Bool {
         var position = target
         // Each step moves forward (a jump target past the `constant`), so this ends.
         while position >= 0, position < operations.count, case .constant(0) = operations[position] {

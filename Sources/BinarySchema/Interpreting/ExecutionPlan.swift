@@ -32,6 +32,10 @@ final class ExecutionPlan: @unchecked Sendable {
         var alignment: Int32
         /// An unconditional, unsized integer or enum field: the interpreter's fast path.
         var isPlainInteger: Bool
+        /// The condition is false when no byte is left in scope (`remaining() > 0 && …`,
+        /// `remaining() == 4`): a field at the end of a frame the upper layer fills (Ethernet's
+        /// padding, trailer and FCS) is skipped without running it.
+        var needsBytes = false
     }
 
     enum TypeKind: UInt8 {
@@ -227,7 +231,8 @@ final class ExecutionPlan: @unchecked Sendable {
                     condition: builder.program(field.condition), size: builder.program(field.size),
                     constraintStart: constraintStart, constraintCount: Int32(constraintPrograms.count),
                     byteOrder: builder.program(field.littleEndianCondition), position: builder.program(field.position),
-                    alignment: Int32(field.alignment), isPlainInteger: isPlain)
+                    alignment: Int32(field.alignment), isPlainInteger: isPlain,
+                    needsBytes: field.condition.map(Self.isFalseWithoutBytes) ?? false)
             }
         }
         checksums = ChecksumPlan(structs: structTypes) { builder.program($0) }
@@ -263,6 +268,17 @@ final class ExecutionPlan: @unchecked Sendable {
         displayArguments = Table(arguments)
         programTexts = builder.programTexts
         referenceTexts = builder.referenceTexts
+    }
+
+    /// Whether `condition` is false whenever `remaining()` is 0: it is `remaining() OP k`, alone or
+    /// first of an `&&`, and `0 OP k` is false.
+    static func isFalseWithoutBytes(_ condition: Program) -> Bool {
+        let operations = condition.operations
+        guard operations.count >= 3, case .remaining = operations[0], case .constant(let bound) = operations[1],
+              let comparison = Program.Comparison(operations[2]), !comparison.holds(0, bound) else { return false }
+        if operations.count == 3 { return true }
+        guard case .jumpIfZero(let target) = operations[3] else { return false }
+        return operations.withUnsafeBufferPointer { Evaluator.isZeroResult(from: Int(target), $0) }
     }
 
     /// The struct type registered for `key`, or -1: overrides in order, exact values by hash, ranges in order.

@@ -212,6 +212,7 @@ public struct Interpreter {
             if field.isPlainInteger, let read = readPlainInteger(plan.types[field.type], fieldID: field.fieldID, parent: nodeIndex) {
                 node = read
             } else {
+                if field.needsBytes, reader.remainingBytes == 0 { continue }
                 guard let read = try parseField(field, parent: nodeIndex) else { continue }
                 node = read
             }
