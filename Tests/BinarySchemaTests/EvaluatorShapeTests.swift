@@ -15,7 +15,8 @@ import Testing
         func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
         func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
         func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
-        func isSlotPresent(_ slot: Int32) throws(EvaluationFailure) -> Bool { Int(slot) < values.count }
+        func slotPresence(_ slot: Int32) -> Bool? { Int(slot) < values.count }
+        var presenceFailure: EvaluationFailure { .notAvailable }
         var remainingBytes: Int64 { remaining }
         var currentOffset: Int64 { 0 }
         func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .beyondData(needed: distance + 1, available: 0) }

@@ -585,10 +585,12 @@ struct RecordedFrameContext: EvaluationContext {
         try state.isPresent(reference, plan: plan, frame: frame, element: -1)
     }
 
-    func isSlotPresent(_ slot: Int32) throws(EvaluationFailure) -> Bool {
-        guard let current = state.frame(frame) else { throw .noEnclosingStruct("field") }
+    func slotPresence(_ slot: Int32) -> Bool? {
+        guard let current = state.frame(frame) else { return nil }
         return state.slotNode(current, slot) != nil
     }
+
+    var presenceFailure: EvaluationFailure { .noEnclosingStruct("field") }
 
     var remainingBytes: Int64 { 0 }
     var currentOffset: Int64 { 0 }

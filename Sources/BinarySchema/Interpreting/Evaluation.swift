@@ -34,8 +34,10 @@ protocol EvaluationContext {
     mutating func length(_ reference: Int32) throws(EvaluationFailure) -> Int64
     /// Whether the field `reference` names was read (an absent field is not an error here).
     mutating func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool
-    /// Whether the field in `slot` of the current struct was read.
-    func isSlotPresent(_ slot: Int32) throws(EvaluationFailure) -> Bool
+    /// Whether the field in `slot` of the current struct was read; nil outside a struct (or with
+    /// no fields at all), which ``presenceFailure`` explains. Not throwing, as ``slotValue(_:)``.
+    func slotPresence(_ slot: Int32) -> Bool?
+    var presenceFailure: EvaluationFailure { get }
     var remainingBytes: Int64 { get }
     var currentOffset: Int64 { get }
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64
@@ -46,6 +48,12 @@ protocol EvaluationContext {
 }
 
 extension EvaluationContext {
+    @inline(__always)
+    func isSlotPresent(_ slot: Int32) throws(EvaluationFailure) -> Bool {
+        guard let present = slotPresence(slot) else { throw presenceFailure }
+        return present
+    }
+
     @inline(__always)
     func loadSlot(_ slot: Int32) throws(EvaluationFailure) -> Int64 {
         guard let value = slotValue(slot) else { throw slotFailure(slot) }
@@ -66,7 +74,8 @@ struct ConstantContext: EvaluationContext {
     func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
     func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
     func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
-    func isSlotPresent(_ slot: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
+    func slotPresence(_ slot: Int32) -> Bool? { nil }
+    var presenceFailure: EvaluationFailure { .notAvailable }
     var remainingBytes: Int64 { 0 }
     var currentOffset: Int64 { 0 }
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }

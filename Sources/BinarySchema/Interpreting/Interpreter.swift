@@ -1113,10 +1113,12 @@ extension Interpreter: EvaluationContext {
     }
 
     @inline(__always)
-    func isSlotPresent(_ slot: Int32) throws(EvaluationFailure) -> Bool {
-        guard currentSlotBase >= 0 else { throw .noEnclosingStruct("field") }
+    func slotPresence(_ slot: Int32) -> Bool? {
+        guard currentSlotBase >= 0 else { return nil }
         return state.slotNode(at: currentSlotBase + Int(slot)) != nil
     }
+
+    var presenceFailure: EvaluationFailure { .noEnclosingStruct("field") }
 
     var remainingBytes: Int64 { Int64(reader.remainingBytes) }
     var currentOffset: Int64 { Int64(reader.offset) }

@@ -569,10 +569,12 @@ extension LayoutWriter: EvaluationContext {
         try state.isPresent(reference, plan: plan, frame: currentFrame, element: currentElement)
     }
 
-    func isSlotPresent(_ slot: Int32) throws(EvaluationFailure) -> Bool {
-        guard let frame = state.frame(currentFrame) else { throw .noEnclosingStruct("field") }
+    func slotPresence(_ slot: Int32) -> Bool? {
+        guard let frame = state.frame(currentFrame) else { return nil }
         return state.slotNode(frame, slot) != nil
     }
+
+    var presenceFailure: EvaluationFailure { .noEnclosingStruct("field") }
 
     /// Nothing is left to read while writing: `remaining()` is zero.
     var remainingBytes: Int64 { 0 }

@@ -177,29 +177,33 @@ struct Layout {
         guard !segments.isEmpty else { return }
         sink.append(byte: UInt8(ascii: " "))
         var position = 0
+        // The node a group's test found for a segment, so it is not looked for twice.
+        var known: (position: Int, node: Int) = (-1, -1)
         while position < segments.count {
             let segment = segments[position]
             if segment.groupLength > 0 {
                 let end = min(segments.count, position + Int(segment.groupLength))
                 var present = true
-                for member in segments[position..<end] {
-                    let steps = names.steps(of: member)
+                for member in position..<end {
+                    let steps = names.steps(of: segments[member])
                     guard !steps.isEmpty else { continue }
-                    guard let node = find(member, steps, below: layer), node != dissection.stopNode else {
+                    guard let node = find(segments[member], steps, below: layer), node != dissection.stopNode else {
                         present = false
                         break
                     }
+                    if known.position < position { known = (member, node) }
                 }
                 if !present {
                     position = end
                     continue
                 }
             }
-            position += 1
             sink.append(contentsOf: names.literal(of: segment))
             let steps = names.steps(of: segment)
+            defer { position += 1 }
             guard !steps.isEmpty else { continue }
-            if let node = find(segment, steps, below: layer), node != dissection.stopNode {
+            let found = known.position == position ? known.node : find(segment, steps, below: layer)
+            if let node = found, node != dissection.stopNode {
                 if segment.lengthOnly {
                     sink.appendDecimal(dissection.nodes[node].byteLength)
                 } else {
@@ -218,9 +222,13 @@ struct Layout {
         var remaining = steps[...]
         if segment.firstSlot >= 0 {
             // A field whose walk failed inside it (an array whose later element failed) was read
-            // in part but never filled its slot: look for its node among the children.
+            // in part but never filled its slot: look for its node among the children, when the
+            // walk stopped in this layer (else an empty slot is an absent field, as most are).
+            let stop = dissection.stopNode
+            let stoppedInside = stop >= layer && stop < dissection.nodes[layer].subtreeEnd
             guard let first = dissection.fieldNode(ofStruct: layer, slot: Int(segment.firstSlot))
-                    ?? child(of: layer, where: { node, _ in dissection.field(of: node)?.slot == Int(segment.firstSlot) })
+                    ?? (stoppedInside ? child(of: layer, where: { node, _ in dissection.field(of: node)?.slot == Int(segment.firstSlot) })
+                        : nil)
             else { return nil }
             current = first
             remaining = remaining.dropFirst()
