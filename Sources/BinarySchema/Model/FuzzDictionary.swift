@@ -59,7 +59,7 @@ package enum FuzzDictionary {
         "[until \"", "[until 0x", "\\r\\n", "\\0", "\\x", "x\"", "@text", "@encoding(\"", "utf-8", "ascii", "latin1",
         "utf-16le", "utf-16be", "== \"",
         "@checksum(", "internet", "crc32", "crc32c", "crc16_ccitt", "crc16_xmodem", "crc16_kermit", "adler32", "self",
-        "ip_pseudo(", "on_request", "when(", "src", "dst",
+        "ip_pseudo(", "on_request", "when(", "src", "dst", "{?", "{? {", "@label(\"",
     ]
 
     /// The terminators of a type's strings, in arrays and switch cases too.
