@@ -473,7 +473,7 @@ import Testing
 
     /// Examples whose schema is now bundled (Schemas/radiotap.schema, ntp.schema, dhcp.schema): their captures are still
     /// compared here, with the bundled schemas alone.
-    static let bundledExamples: Set<String> = ["radiotap", "ntp", "dhcp"]
+    static let bundledExamples: Set<String> = ["radiotap", "ntp", "dhcp", "quic"]
 
     /// The bundled schemas and the example's.
     static func schema(_ name: String) throws -> Schema {
