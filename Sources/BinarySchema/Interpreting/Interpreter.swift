@@ -159,6 +159,8 @@ public struct Interpreter {
         }
         if !checksums.isEmpty {
             ChecksumVerifier.run(store: state, plan: plan, schedule: checksums, bytes: reader.bytes, errorNode: errorNode)
+        } else if state.checksumMarks.count > 1 {
+            ChecksumVerifier.sortMarks(state)
         }
         return stopped
     }
@@ -205,6 +207,7 @@ public struct Interpreter {
         }
         var fieldIndex = structure.fieldStart
         let fieldEnd = structure.fieldStart + structure.fieldCount
+        let inlineChecksum = checksums.inline[structID]
         while fieldIndex < fieldEnd {
             let field = plan.fields[fieldIndex]
             fieldIndex += 1
@@ -217,6 +220,10 @@ public struct Interpreter {
                 node = read
             }
             state.slots[slotBase + Int(field.slot)] = node
+            if field.slot == inlineChecksum.afterSlot {
+                ChecksumVerifier.verifyDuringWalk(inlineChecksum.entry, frameIndex: frameIndex, store: state, plan: plan,
+                                                  bytes: reader.bytes)
+            }
             guard field.constraintCount > 0 else { continue }
             var constraint = field.constraintStart
             while constraint < field.constraintStart + field.constraintCount {
