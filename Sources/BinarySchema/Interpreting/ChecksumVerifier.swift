@@ -30,6 +30,8 @@ struct ChecksumPlan: ~Copyable {
     let items: Table<ChecksumSpec.Item>
     /// Each entry's name for ``ChecksumSelection``.
     let names: [String]
+    /// Each entry's ``ChecksumSpec/lastSlotVerifiableDuringWalk(ownSlot:)``.
+    let lastSlots: [Int?]
 
     /// `lower` turns a `when` condition into a program index of the plan being built.
     init(structs structTypes: [StructType], lower: (Program) -> Int32) {
@@ -37,6 +39,7 @@ struct ChecksumPlan: ~Copyable {
         var entries: [Entry] = []
         var items: [ChecksumSpec.Item] = []
         var names: [String] = []
+        var lastSlots: [Int?] = []
         for structure in structTypes {
             let start = Int32(entries.count)
             for field in structure.fields {
@@ -53,6 +56,7 @@ struct ChecksumPlan: ~Copyable {
                                          && checksum.items.allSatisfy { if case .ipPseudoHeader = $0 { false } else { true } }))
                 items += checksum.items
                 names.append(structure.checksumName)
+                lastSlots.append(checksum.lastSlotVerifiableDuringWalk(ownSlot: field.slot))
             }
             func addressSlot(_ name: String) -> (slot: Int32, bytes: Int)? {
                 for field in structure.fields where field.name == name {
@@ -75,6 +79,7 @@ struct ChecksumPlan: ~Copyable {
         self.entries = Table(entries)
         self.items = Table(items)
         self.names = names
+        self.lastSlots = lastSlots
     }
 
     /// The entries `selection` verifies, per struct. One internet checksum of a struct's own
@@ -90,11 +95,8 @@ struct ChecksumPlan: ~Copyable {
             var early = ChecksumSchedule.Inline(afterSlot: -1, entry: -1)
             for index in structure.start..<(structure.start + structure.count)
             where selection.verifies(name: names[Int(index)], onRequest: entries[index].onRequest) {
-                let entry = entries[index]
-                if early.entry < 0, entry.isSingleInternetSpan, entry.condition < 0,
-                   case .fields(let low, let high) = items[entry.itemStart], low <= Int(entry.slot),
-                   Int(entry.slot) <= high {
-                    early = ChecksumSchedule.Inline(afterSlot: Int32(high), entry: index)
+                if early.entry < 0, let last = lastSlots[Int(index)] {
+                    early = ChecksumSchedule.Inline(afterSlot: Int32(last), entry: index)
                 } else {
                     chosen.append(index)
                 }
@@ -170,10 +172,14 @@ enum ChecksumVerifier {
     }
 
     /// Verifies plan entry `entry` of the struct in frame `frameIndex` during the walk (its fields
-    /// up to the last one it covers are read), recording the outcome.
-    static func verifyDuringWalk(_ entry: Int32, frameIndex: Int32, store: NodeStore, plan: ExecutionPlan, bytes: [UInt8]) {
-        guard let frame = store.frame(frameIndex),
-              let mark = verify(plan.checksums.entries[entry], frame: frame, frameIndex: frameIndex, store: store, plan: plan,
+    /// up to the last one it covers are read), recording the outcome. Out of line: the walk's loop
+    /// stays small enough for its fast paths to be inlined.
+    @inline(never)
+    static func verifyDuringWalk(after slot: Int32, structID: Int32, frameIndex: Int32, store: NodeStore, plan: ExecutionPlan,
+                                 schedule: ChecksumSchedule, bytes: [UInt8]) {
+        let entry = schedule.inline[structID]
+        guard entry.afterSlot == slot, let frame = store.frame(frameIndex),
+              let mark = verify(plan.checksums.entries[entry.entry], frame: frame, frameIndex: frameIndex, store: store, plan: plan,
                                 bytes: bytes, errorNode: -1) else { return }
         store.checksumMarks.append(mark)
     }

@@ -207,7 +207,6 @@ public struct Interpreter {
         }
         var fieldIndex = structure.fieldStart
         let fieldEnd = structure.fieldStart + structure.fieldCount
-        let inlineChecksum = checksums.inline[structID]
         while fieldIndex < fieldEnd {
             let field = plan.fields[fieldIndex]
             fieldIndex += 1
@@ -220,9 +219,9 @@ public struct Interpreter {
                 node = read
             }
             state.slots[slotBase + Int(field.slot)] = node
-            if field.slot == inlineChecksum.afterSlot {
-                ChecksumVerifier.verifyDuringWalk(inlineChecksum.entry, frameIndex: frameIndex, store: state, plan: plan,
-                                                  bytes: reader.bytes)
+            if field.endsChecksum {
+                ChecksumVerifier.verifyDuringWalk(after: field.slot, structID: structID, frameIndex: frameIndex, store: state,
+                                                  plan: plan, schedule: checksums, bytes: reader.bytes)
             }
             guard field.constraintCount > 0 else { continue }
             var constraint = field.constraintStart
