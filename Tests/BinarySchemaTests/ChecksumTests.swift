@@ -89,6 +89,30 @@ import Testing
     /// A PNG IHDR chunk (1×1 pixel, RGB): its CRC-32, 0x907753de, is Python's zlib.crc32(b"IHDR" + data).
     static let ihdr: [UInt8] = [0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]
 
+    /// A struct's own internet checksum (the IPv4 header's) is verified as soon as its fields are
+    /// read: an error later in the walk leaves it verified, and a heuristic that does not claim its
+    /// payload takes its verification back with it.
+    @Test func aHeaderChecksumIsVerifiedDuringTheWalkAndForgottenWithARolledBackHeuristic() throws {
+        let schema = """
+            table t: u8
+            register t { heuristic H }
+            struct H { a: u16  sum: u16 @hex @checksum(internet, a...b)  b: u8  c: u8 @assert(c == 7) }
+            struct Main { p: dispatch t(0)  tail: u8 @assert(tail == 1) }
+            """
+        // a = 0x1234, b = 0x56: the sum of 0x1234 and 0x5600 is 0x6834, whose complement is 0x97CB.
+        let header: [UInt8] = [0x12, 0x34, 0x97, 0xCB, 0x56]
+        // H claims the payload (c == 7); Main's tail is then wrong: the checksum stays verified.
+        let claimed = try walk(schema, header + [0x07, 0x00])
+        #expect(claimed.error != nil)
+        let verified = try #require(try result(claimed, "Main.p.sum"))
+        #expect(verified.isCorrect)
+        #expect(claimed.checksums.count == 1)
+        // c != 7: H's attempt is rolled back after its checksum was verified; no mark is left.
+        let rolledBack = try walk(schema, header + [0x08, 0x01])
+        #expect(rolledBack.node(at: "Main.p.sum") == nil)
+        #expect(rolledBack.checksums.isEmpty)
+    }
+
     @Test func crc32OverTwoFieldsIsCorrectOrMarkedWithTheExpectedValue() throws {
         let good = try walk(Self.png, Self.ihdr + [0x90, 0x77, 0x53, 0xDE, 0x2A])
         #expect(good.error == nil)

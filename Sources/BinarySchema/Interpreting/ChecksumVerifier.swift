@@ -30,6 +30,8 @@ struct ChecksumPlan: ~Copyable {
     let items: Table<ChecksumSpec.Item>
     /// Each entry's name for ``ChecksumSelection``.
     let names: [String]
+    /// Each entry's ``ChecksumSpec/lastSlotVerifiableDuringWalk(ownSlot:)``.
+    let lastSlots: [Int?]
 
     /// `lower` turns a `when` condition into a program index of the plan being built.
     init(structs structTypes: [StructType], lower: (Program) -> Int32) {
@@ -37,6 +39,7 @@ struct ChecksumPlan: ~Copyable {
         var entries: [Entry] = []
         var items: [ChecksumSpec.Item] = []
         var names: [String] = []
+        var lastSlots: [Int?] = []
         for structure in structTypes {
             let start = Int32(entries.count)
             for field in structure.fields {
@@ -53,6 +56,7 @@ struct ChecksumPlan: ~Copyable {
                                          && checksum.items.allSatisfy { if case .ipPseudoHeader = $0 { false } else { true } }))
                 items += checksum.items
                 names.append(structure.checksumName)
+                lastSlots.append(checksum.lastSlotVerifiableDuringWalk(ownSlot: field.slot))
             }
             func addressSlot(_ name: String) -> (slot: Int32, bytes: Int)? {
                 for field in structure.fields where field.name == name {
@@ -75,22 +79,32 @@ struct ChecksumPlan: ~Copyable {
         self.entries = Table(entries)
         self.items = Table(items)
         self.names = names
+        self.lastSlots = lastSlots
     }
 
-    /// The entries `selection` verifies, per struct.
+    /// The entries `selection` verifies, per struct. One internet checksum of a struct's own
+    /// fields, itself among them and with no `when` (the IPv4 header's), is verified during the
+    /// walk, as soon as its last field is read; the others after the walk.
     func schedule(for selection: ChecksumSelection) -> ChecksumSchedule {
         var ranges: [ChecksumSchedule.Span] = []
         var chosen: [Int32] = []
+        var inline: [ChecksumSchedule.Inline] = []
         for structIndex in 0..<structs.count {
             let structure = structs[structIndex]
             let start = Int32(chosen.count)
+            var early = ChecksumSchedule.Inline(afterSlot: -1, entry: -1)
             for index in structure.start..<(structure.start + structure.count)
             where selection.verifies(name: names[Int(index)], onRequest: entries[index].onRequest) {
-                chosen.append(index)
+                if early.entry < 0, let last = lastSlots[Int(index)] {
+                    early = ChecksumSchedule.Inline(afterSlot: Int32(last), entry: index)
+                } else {
+                    chosen.append(index)
+                }
             }
             ranges.append(ChecksumSchedule.Span(start: start, count: Int32(chosen.count) - start))
+            inline.append(early)
         }
-        return ChecksumSchedule(structs: ranges, entries: chosen)
+        return ChecksumSchedule(structs: ranges, entries: chosen, inline: inline)
     }
 }
 
@@ -103,13 +117,24 @@ final class ChecksumSchedule: @unchecked Sendable {
         var count: Int32
     }
 
+    /// A checksum verified during the walk: after the field in `afterSlot` is read, plan entry
+    /// `entry`; -1 for none.
+    struct Inline {
+        var afterSlot: Int32
+        var entry: Int32
+    }
+
     let structs: Table<Span>
     let entries: Table<Int32>
+    /// Per struct ID.
+    let inline: Table<Inline>
+    /// No checksum is left for the pass after the walk.
     let isEmpty: Bool
 
-    init(structs: [Span], entries: [Int32]) {
+    init(structs: [Span], entries: [Int32], inline: [Inline]) {
         self.structs = Table(structs)
         self.entries = Table(entries)
+        self.inline = Table(inline)
         isEmpty = entries.isEmpty
     }
 }
@@ -143,6 +168,24 @@ enum ChecksumVerifier {
             }
             frameIndex = unsafe nextFrameWithChecksums(from: frameIndex + 1, in: frames, schedule.structs)
         }
+        sortMarks(store)
+    }
+
+    /// Verifies plan entry `entry` of the struct in frame `frameIndex` during the walk (its fields
+    /// up to the last one it covers are read), recording the outcome. Out of line: the walk's loop
+    /// stays small enough for its fast paths to be inlined.
+    @inline(never)
+    static func verifyDuringWalk(after slot: Int32, structID: Int32, frameIndex: Int32, store: NodeStore, plan: ExecutionPlan,
+                                 schedule: ChecksumSchedule, bytes: [UInt8]) {
+        let entry = schedule.inline[structID]
+        guard entry.afterSlot == slot, let frame = store.frame(frameIndex),
+              let mark = verify(plan.checksums.entries[entry.entry], frame: frame, frameIndex: frameIndex, store: store, plan: plan,
+                                bytes: bytes, errorNode: -1) else { return }
+        store.checksumMarks.append(mark)
+    }
+
+    /// Puts the marks in node order.
+    static func sortMarks(_ store: NodeStore) {
         // A struct's checksum may follow a nested struct's (PNG's CRC after its chunk data): keep node
         // order, by insertion. Frames come in pre-order, so a mark is out of order only behind the
         // marks of structs enclosing it (at most 64 deep): each moves past a bounded few.
@@ -167,7 +210,7 @@ enum ChecksumVerifier {
         return index
     }
 
-    private static func verify(_ entry: ChecksumPlan.Entry, frame: Frame, frameIndex: Int32, store: NodeStore,
+    static func verify(_ entry: ChecksumPlan.Entry, frame: Frame, frameIndex: Int32, store: NodeStore,
                                plan: ExecutionPlan, bytes: [UInt8], errorNode: Int32) -> ChecksumMark? {
         guard let fieldIndex = store.slotNode(frame, entry.slot), fieldIndex != errorNode else { return nil }
         let field = store.nodes[Int(fieldIndex)]

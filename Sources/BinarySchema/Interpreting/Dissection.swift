@@ -118,9 +118,13 @@ final class NodeStore {
         let frames: Int
         let slots: Int
         let texts: Int
+        /// Checksums verified during the walk.
+        let checksumMarks: Int
     }
 
-    var mark: Mark { Mark(nodes: nodeCount, frames: frameCount, slots: slotCount, texts: texts.count) }
+    var mark: Mark {
+        Mark(nodes: nodeCount, frames: frameCount, slots: slotCount, texts: texts.count, checksumMarks: checksumMarks.count)
+    }
 
     /// Forgets everything appended since `mark` was taken (a heuristic that did not claim its payload).
     func rollBack(to mark: Mark) {
@@ -128,6 +132,7 @@ final class NodeStore {
         frames.removeLast(keeping: min(mark.frames, frameCount))
         slots.removeLast(keeping: min(mark.slots, slotCount))
         if texts.count > mark.texts { texts.removeLast(texts.count - mark.texts) }
+        checksumMarks.removeLast(keeping: min(mark.checksumMarks, checksumMarks.count))
     }
 
     /// A copy holding just what was filled, for a dissection that outlives the next walk.

@@ -36,6 +36,9 @@ final class ExecutionPlan: @unchecked Sendable {
         /// `remaining() == 4`): a field at the end of a frame the upper layer fills (Ethernet's
         /// padding, trailer and FCS) is skipped without running it.
         var needsBytes = false
+        /// The last field an internet checksum of its struct covers, which may be verified as soon
+        /// as it is read (``ChecksumSpec/lastSlotVerifiableDuringWalk(ownSlot:)``).
+        var endsChecksum = false
     }
 
     enum TypeKind: UInt8 {
@@ -232,7 +235,10 @@ final class ExecutionPlan: @unchecked Sendable {
                     constraintStart: constraintStart, constraintCount: Int32(constraintPrograms.count),
                     byteOrder: builder.program(field.littleEndianCondition), position: builder.program(field.position),
                     alignment: Int32(field.alignment), isPlainInteger: isPlain,
-                    needsBytes: field.condition.map(Self.isFalseWithoutBytes) ?? false)
+                    needsBytes: field.condition.map(Self.isFalseWithoutBytes) ?? false,
+                    endsChecksum: structure.fields.contains { other in
+                        other.checksum?.lastSlotVerifiableDuringWalk(ownSlot: other.slot) == field.slot
+                    })
             }
         }
         checksums = ChecksumPlan(structs: structTypes) { builder.program($0) }

@@ -159,6 +159,8 @@ public struct Interpreter {
         }
         if !checksums.isEmpty {
             ChecksumVerifier.run(store: state, plan: plan, schedule: checksums, bytes: reader.bytes, errorNode: errorNode)
+        } else if state.checksumMarks.count > 1 {
+            ChecksumVerifier.sortMarks(state)
         }
         return stopped
     }
@@ -217,6 +219,10 @@ public struct Interpreter {
                 node = read
             }
             state.slots[slotBase + Int(field.slot)] = node
+            if field.endsChecksum {
+                ChecksumVerifier.verifyDuringWalk(after: field.slot, structID: structID, frameIndex: frameIndex, store: state,
+                                                  plan: plan, schedule: checksums, bytes: reader.bytes)
+            }
             guard field.constraintCount > 0 else { continue }
             var constraint = field.constraintStart
             while constraint < field.constraintStart + field.constraintCount {

@@ -20,6 +20,15 @@ package struct ChecksumSpec: Sendable {
     package let onRequest: Bool
     /// `when(condition)`: verified only when this holds, evaluated after the struct is read.
     package let condition: Program?
+
+    /// For an internet checksum of the declaring struct's own fields, itself among them and with no
+    /// `when` (the IPv4 header's), the slot of the last field it covers: the walk can verify it as
+    /// soon as that field is read. Nil for the others, verified after the walk.
+    func lastSlotVerifiableDuringWalk(ownSlot: Int) -> Int? {
+        guard algorithm == .internet, items.count == 1, condition == nil,
+              case .fields(let first, let last) = items[0], first <= ownSlot, ownSlot <= last else { return nil }
+        return last
+    }
 }
 
 /// Which `@checksum` fields a walk verifies. A checksum is named by its struct's `@protocol`
