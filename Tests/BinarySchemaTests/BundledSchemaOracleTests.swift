@@ -35,7 +35,7 @@ import Testing
     /// Every mapped tshark field, by area; each file in Oracle/ holds one area's list.
     static let mappings: [Mapping] = coreMappings + linkLayerMappings + l2Mappings + serialMappings + networkMappings
         + transportMappings + icmpMappings + udpApplicationMappings + mdnsMappings
-        + bgpAndFriendsMappings
+        + bgpAndFriendsMappings + tcpApplicationMappings
 
     /// One occurrence of a tshark field: raw hex, offset, length, bitmask, and its shown value.
     struct OracleField {
@@ -73,7 +73,12 @@ import Testing
     /// tshark's LLDP reports its length 3 bytes short (the last TLV's last byte and End of LLDPDU):
     /// Ethernet then shows those bytes again as eth.trailer (and, past 64 bytes, eth.fcs), over
     /// the LLDP fields tshark shows there too.
-    static let tsharkArtifacts: [String: Set<String>] = ["lldp.pcap": ["eth.trailer", "eth.fcs"]]
+    /// tcp.pcap, tcp6.pcapng and checksums.pcap were read with TCP reassembly on: tshark's HTTP response there is
+    /// a reassembled body's lines, at offsets in the reassembled bytes.
+    static let tsharkArtifacts: [String: Set<String>] = [
+        "lldp.pcap": ["eth.trailer", "eth.fcs"], "tcp.pcap": ["http.response.line"], "tcp6.pcapng": ["http.response.line"],
+        "checksums.pcap": ["http.response.line"],
+    ]
 
     static func oracle(_ capture: String) -> URL {
         repositoryRoot.appendingPathComponent("Corpus/oracle/\((capture as NSString).deletingPathExtension).json")

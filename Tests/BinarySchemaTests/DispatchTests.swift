@@ -150,15 +150,15 @@ import Testing
     /// A heuristic whose constraints fail leaves the payload as bytes, with nothing of the attempt left.
     @Test func aFailedHeuristicLeavesBytesAndNoTrace() throws {
         let schema = try loadWithBundled(["tls.schema": Self.tls])
-        let http = Array("GET / HTTP/1.1\r\n".utf8)
-        let dissection = try dissectFrame(schema, tcpFrame(from: 50000, to: 80, http))
+        let http = Array("EHLO example.test\r\n".utf8)
+        let dissection = try dissectFrame(schema, tcpFrame(from: 50000, to: 8081, http))
         #expect(dissection.error == nil)
         let payload = try #require(dissection.node(at: "tcp.payload"))
         #expect(dissection.nodes[payload].byteLength == http.count)
         #expect(dissection.nodes[payload].kind == .bytes)
         #expect(dissection.nodes.count == payload + 1, "the attempt's nodes are gone")
         // Too short to hold the constraints' fields: not claimed either.
-        let short = try dissectFrame(schema, tcpFrame(from: 50000, to: 80, [22, 3]))
+        let short = try dissectFrame(schema, tcpFrame(from: 50000, to: 8081, [22, 3]))
         #expect(short.error == nil)
         #expect(try short.at("tcp.payload").byteLength == 2)
     }
@@ -166,7 +166,7 @@ import Testing
     /// Once the last constraint held the struct owns the payload: a later error is the frame's error.
     @Test func aClaimedHeuristicKeepsItsErrors() throws {
         let schema = try loadWithBundled(["tls.schema": Self.tls])
-        let dissection = try dissectFrame(schema, tcpFrame(from: 50000, to: 80, [23, 3, 3, 0, 40, 1, 2]))
+        let dissection = try dissectFrame(schema, tcpFrame(from: 50000, to: 8081, [23, 3, 3, 0, 40, 1, 2]))
         let error = try #require(dissection.error)
         #expect(error.path == "tls.fragment")
         #expect(error.code == "premature_end")
@@ -282,7 +282,7 @@ import Testing
         // Multicast DNS is a layer of its own (Wireshark's `mdns`), registered by its file.
         #expect(all.filter { $0.0 == 5353 }.map { "\($0.1) \($0.2)" } == ["MDNS mdns.schema"])
         let tcp = try #require(schema.dispatchTables.first { $0.name == "tcp.port" })
-        #expect(tcp.heuristics.map { schema.structs[$0.structID].name } == ["TLSRecord"])
+        #expect(tcp.heuristics.map { schema.structs[$0.structID].name } == ["HTTPByHeuristic", "TLSRecord"])
         let ethertype = try #require(schema.dispatchTables.first { $0.name == "ethertype" })
         #expect(ethertype.keyTypeName == "EtherType")
         #expect(ethertype.entries.first { $0.low == 0x0800 }.map { schema.structs[$0.structID].name } == "IPv4")

@@ -82,10 +82,7 @@ import Testing
     /// start line, every header line, the headers tshark names and the bodies, frame by frame
     /// (tshark with desegmentation off, so it too reads each segment alone).
     @Test func httpMatchesTshark() throws {
-        let bundled = repositoryRoot.appendingPathComponent("Schemas").path
-        let schema = try SchemaLoader.load(
-            paths: [bundled, repositoryRoot.appendingPathComponent("Schemas/examples/http.schema").path],
-            importDirectories: [bundled])
+        let schema = bundledSchema      // Schemas/http.schema, which began as an example
         let (capture, rows) = try exampleCapture("http")
         let root = try #require(schema.rootStruct(forLinkType: capture.linkType))
         let header = try #require(rows.first)

@@ -342,7 +342,7 @@ import Testing
         let cases: [(String, String)] = [
             ("udp.port=9999,dns", "Error: --decode-as 'udp.port=9999,dns': expected table==key,protocol as in udp.port==8443,quic"),
             ("udp.port==9999,", "Error: --decode-as 'udp.port==9999,': expected table==key,protocol as in udp.port==8443,quic"),
-            ("udp.prt==9999,dns", "Error: --decode-as 'udp.prt==9999,dns': no dispatch table 'udp.prt' (tables: ethertype, ip.proto, "),
+            ("udp.prt==9999,dns", "Error: --decode-as 'udp.prt==9999,dns': no dispatch table 'udp.prt' (tables: ethertype, http.line, http.start, ip.proto, "),
             ("udp.port==x,dns", "Error: --decode-as 'udp.port==x,dns': 'x' is not a key of udp.port (u16): expected table==key,protocol as in udp.port==8443,quic"),
             ("udp.port==9-1,dns", "Error: --decode-as 'udp.port==9-1,dns': the range 9-1 is empty"),
             ("udp.port==9999,nosuch", "Error: --decode-as 'udp.port==9999,nosuch': no protocol or struct 'nosuch' (protocols: "),
@@ -364,12 +364,12 @@ import Testing
 
     /// A table passes no arguments, so a struct with parameters is refused, as `register` refuses it.
     @Test func decodeAsRefusesAStructWithParameters() throws {
-        let result = try run(["hex", "--root", "Ethernet", "--schema", "Schemas/examples/mqtt.schema", "-d", "udp.port==9999,mqtt",
+        let result = try run(["hex", "--root", "Ethernet", "-d", "udp.port==9999,mqtt",
                               Self.udpTo9999])
         #expect(result.status == 64)
         #expect(result.error.hasPrefix("Error: --decode-as 'udp.port==9999,mqtt': struct 'MQTT' (mqtt) takes parameters, which decode-as cannot pass; name a struct without parameters that reads it"),
                 "\(result.error)")
-        let wrapper = try run(["hex", "--root", "Ethernet", "--schema", "Schemas/examples/mqtt.schema", "-d", "udp.port==9999,MQTTv5",
+        let wrapper = try run(["hex", "--root", "Ethernet", "-d", "udp.port==9999,MQTTv5",
                                "-f", "summary", Self.udpTo9999])
         #expect(wrapper.status == 0, "\(wrapper.error)")
     }

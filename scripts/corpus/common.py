@@ -32,9 +32,11 @@ def write_pcap(path, linktype, frames, snaplen=262144):
             file.write(bytes(data))
 
 
-def write_oracle(name, path):
+def write_oracle(name, path, tshark_options=()):
+    """tshark_options: preferences for the JSON dissection, e.g. ("-o", "tcp.desegment_tcp_streams:FALSE")
+    so that tshark reads each TCP segment alone, as dissect does."""
     with open(os.path.join(ORACLE, name + ".json"), "w") as out:
-        subprocess.run(["tshark", "-r", path, "-T", "json", "-x", "--no-duplicate-keys"], stdout=out,
+        subprocess.run(["tshark", "-r", path, *tshark_options, "-T", "json", "-x", "--no-duplicate-keys"], stdout=out,
                        stderr=subprocess.DEVNULL, check=True)
     fields = []
     for field in CHECKSUM_FIELDS:
@@ -49,11 +51,11 @@ def write_oracle(name, path):
             out.write(f"{os.path.basename(path)}\t{line}\n")
 
 
-def write_capture(name, linktype, frames):
+def write_capture(name, linktype, frames, tshark_options=()):
     """Writes Corpus/captures/<name>.pcap and its oracle files; returns the capture's path."""
     os.makedirs(CAPTURES, exist_ok=True)
     path = os.path.join(CAPTURES, name + ".pcap")
     write_pcap(path, linktype, frames)
-    write_oracle(name, path)
+    write_oracle(name, path, tshark_options)
     print(f"{path}: {len(frames)} frames")
     return path
