@@ -128,9 +128,9 @@ import Testing
 
     private static let tls = """
         endian big
-        register tcp.port { heuristic TLSRecord }
+        register tcp.port { heuristic MiniTLSRecord }
         @protocol("tls")
-        struct TLSRecord {
+        struct MiniTLSRecord {
           content_type: u8 @assert(content_type >= 20 && content_type <= 23)
           version: u16 @hex @assert(version >> 8 == 3)
           length: u16
@@ -139,17 +139,18 @@ import Testing
         """
 
     @Test func aHeuristicClaimsAPayloadWhoseConstraintsHoldOnAnyPort() throws {
-        let schema = try loadWithBundled(["tls.schema": Self.tls])
-        let record: [UInt8] = [22, 3, 3, 0, 2, 1, 0]
-        let dissection = try dissectFrame(schema, tcpFrame(from: 50000, to: 8443, record))
+        let schema = try loadWithBundled(["mini-tls.schema": Self.tls])
+        // Application data: the bundled tls.schema's heuristic claims only hellos.
+        let record: [UInt8] = [23, 3, 3, 0, 2, 1, 0]
+        let dissection = try dissectFrame(schema, tcpFrame(from: 50000, to: 4433, record))
         #expect(dissection.error == nil)
-        #expect(try dissection.int("tls.content_type") == 22)
+        #expect(try dissection.int("tls.content_type") == 23)
         #expect(try dissection.int("tls.length") == 2)
     }
 
     /// A heuristic whose constraints fail leaves the payload as bytes, with nothing of the attempt left.
     @Test func aFailedHeuristicLeavesBytesAndNoTrace() throws {
-        let schema = try loadWithBundled(["tls.schema": Self.tls])
+        let schema = try loadWithBundled(["mini-tls.schema": Self.tls])
         let http = Array("EHLO example.test\r\n".utf8)
         let dissection = try dissectFrame(schema, tcpFrame(from: 50000, to: 8081, http))
         #expect(dissection.error == nil)
@@ -165,7 +166,7 @@ import Testing
 
     /// Once the last constraint held the struct owns the payload: a later error is the frame's error.
     @Test func aClaimedHeuristicKeepsItsErrors() throws {
-        let schema = try loadWithBundled(["tls.schema": Self.tls])
+        let schema = try loadWithBundled(["mini-tls.schema": Self.tls])
         let dissection = try dissectFrame(schema, tcpFrame(from: 50000, to: 8081, [23, 3, 3, 0, 40, 1, 2]))
         let error = try #require(dissection.error)
         #expect(error.path == "tls.fragment")
@@ -270,7 +271,7 @@ import Testing
     }
 
     @Test func tablesListEveryRegistrationWithItsFile() throws {
-        let schema = try loadWithBundled(["mini-ntp.schema": Self.ntp, "tls.schema": Self.tls])
+        let schema = try loadWithBundled(["mini-ntp.schema": Self.ntp, "mini-tls.schema": Self.tls])
         let udp = try #require(schema.dispatchTables.first { $0.name == "udp.port" })
         let all = udp.entries.map { ($0.low, schema.structs[$0.structID].name, ($0.location.path as NSString).lastPathComponent) }
         // The bundled files register first (other bundled protocols on UDP among them), then --schema files.
@@ -282,7 +283,7 @@ import Testing
         // Multicast DNS is a layer of its own (Wireshark's `mdns`), registered by its file.
         #expect(all.filter { $0.0 == 5353 }.map { "\($0.1) \($0.2)" } == ["MDNS mdns.schema"])
         let tcp = try #require(schema.dispatchTables.first { $0.name == "tcp.port" })
-        #expect(tcp.heuristics.map { schema.structs[$0.structID].name } == ["HTTPByHeuristic", "TLSRecord"])
+        #expect(tcp.heuristics.map { schema.structs[$0.structID].name } == ["HTTPByHeuristic", "TLSHelloSegment", "MiniTLSRecord"])
         let ethertype = try #require(schema.dispatchTables.first { $0.name == "ethertype" })
         #expect(ethertype.keyTypeName == "EtherType")
         #expect(ethertype.entries.first { $0.low == 0x0800 }.map { schema.structs[$0.structID].name } == "IPv4")

@@ -42,7 +42,7 @@ extension BundledSchemaOracleTests {
         map("tcp.options.mss_val", "tcp.options[*].value"), map("tcp.options.wscale.shift", "tcp.options[*].value"),
         map("tcp.options.timestamp.tsval", "tcp.options[*].value.value"),
         map("tcp.options.timestamp.tsecr", "tcp.options[*].value.echo_reply"),
-        map("tcp.payload", "tcp.payload", as: .position),
+        map("tcp.payload", "tcp.payload", "tls", as: .position),   // or the layer that claims it
         dnsMap("dns.id", "dns.id"), dnsMap("dns.flags.response", "dns.flags.response"),
         dnsMap("dns.flags.opcode", "dns.flags.opcode"),
         dnsMap("dns.flags.authoritative", "dns.flags.authoritative"), dnsMap("dns.flags.truncated", "dns.flags.truncated"),
