@@ -910,8 +910,11 @@ public struct Interpreter {
     @inline(never)
     private mutating func failure(at node: Int32, _ kind: DissectionError.Kind) -> Stop {
         let entry = state.nodes[Int(node)]
-        let view = Dissection(schema: schema, bytes: reader.bytes, store: state, error: nil)
-        pendingError = DissectionError(kind: kind, path: view.path(of: Int(node)), offset: entry.bitStart >> 3,
+        // A heuristic that has not claimed its payload is rolled back with its error: no path to
+        // spell out (most payloads on ports no table claims fail a heuristic's first test).
+        let path = unclaimedHeuristicFrame >= 0
+            ? "" : Dissection(schema: schema, bytes: reader.bytes, store: state, error: nil).path(of: Int(node))
+        pendingError = DissectionError(kind: kind, path: path, offset: entry.bitStart >> 3,
                                        bitOffset: entry.bitStart & 7, node: Int(node))
         return Stop()
     }
