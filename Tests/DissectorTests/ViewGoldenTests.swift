@@ -277,8 +277,9 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
                 "\(json)")
     }
 
-    /// Control characters in strings are short escapes (`\\0`, `\\x01`), the same in every view,
-    /// and wrapping a long value never cuts one in two.
+    /// Control characters in strings are short escapes (`\\0`, `\\x01`), the same in every view
+    /// (a summary leaves out the quotes, as tcpdump's lines do), and wrapping a long value never
+    /// cuts one in two.
     @Test func invalidTextIsShownEscapedAndFlaggedInEveryView() throws {
         let schema = try SchemaLoader.load(text: """
             @protocol("t") @summary("T {name}")
@@ -292,7 +293,7 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         let shown = #""a\\\xffc" [invalid ASCII]"#
         for view in [View.fields, .tree, .hex, .summary] {
             let text = view.render(dissection, options: RenderOptions(width: 200))
-            #expect(text.contains(shown), "\(view): \(text)")
+            #expect(text.contains(view == .summary ? #"T a\\\xffc [invalid ASCII]"# : shown), "\(view): \(text)")
             #expect(!text.contains("\"ok\" ["), "\(view): valid text has no marker")
         }
         let object = try #require(try JSONSerialization.jsonObject(with: Data(JSONRenderer().render(dissection).utf8)) as? [String: Any])

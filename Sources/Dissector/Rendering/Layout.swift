@@ -207,7 +207,7 @@ struct Layout {
                 if segment.lengthOnly {
                     sink.appendDecimal(dissection.nodes[node].byteLength)
                 } else {
-                    ValueWriter.writeDisplay(dissection, node, into: &sink)
+                    ValueWriter.writeSummaryValue(dissection, node, into: &sink)
                 }
             } else {
                 sink.append(byte: UInt8(ascii: "?"))

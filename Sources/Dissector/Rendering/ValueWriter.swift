@@ -5,6 +5,17 @@ import BinarySchema
 /// every view and for ``ValueFormatter``.
 enum ValueWriter {
     /// The node's text: its `@display` format filled in when it has one, else its value.
+    /// A value in a summary line: as ``writeDisplay(_:_:into:)``, but text without its quotes, as
+    /// tcpdump prints a request line (`GET /index.html HTTP/1.1`, escapes still shown).
+    static func writeSummaryValue(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
+        let node = dissection.nodes[index]
+        if case .string = node.kind, dissection.schema.names.displayPieceCount(field: Int(node.fieldID)) == 0 {
+            writeString(dissection, node, quoted: false, into: &sink)
+        } else {
+            writeDisplay(dissection, index, into: &sink)
+        }
+    }
+
     static func writeDisplay(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
         let names = dissection.schema.names
         let fieldID = Int(dissection.nodes[index].fieldID)
@@ -289,9 +300,10 @@ enum ValueWriter {
     /// A string node's text, quoted and escaped as ``writeQuoted(_:into:)`` does, decoded in its
     /// encoding; bytes that are not text in it are written `\xHH`, and the string is followed by
     /// ` [invalid ASCII]` (the encoding's name), so no view passes them off as text.
-    private static func writeString(_ dissection: Dissection, _ node: FieldNode, into sink: inout TextSink) {
+    private static func writeString(_ dissection: Dissection, _ node: FieldNode, quoted: Bool = true,
+                                    into sink: inout TextSink) {
         let range = dissection.textByteRange(of: node)
-        sink.append(byte: UInt8(ascii: "\""))
+        if quoted { sink.append(byte: UInt8(ascii: "\"")) }
         dissection.bytes.withUnsafeBufferPointer { bytes in
             node.textEncoding.decode(UnsafeBufferPointer(rebasing: bytes[range])) { piece in
                 switch piece {
@@ -303,7 +315,7 @@ enum ValueWriter {
                 return true
             }
         }
-        sink.append(byte: UInt8(ascii: "\""))
+        if quoted { sink.append(byte: UInt8(ascii: "\"")) }
         if node.isInvalidText {
             sink.append(" [invalid " as StaticString)
             sink.append(node.textEncoding.displayName)
