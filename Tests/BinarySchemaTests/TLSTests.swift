@@ -6,16 +6,6 @@ import Testing
 /// The bundled tls.schema on what one TCP segment holds: records, a record the segment cuts,
 /// bytes that do not start a record, and the heuristic for a hello on an unregistered port.
 @Suite struct TLSTests {
-    /// Ethernet, IPv4 and a 20-byte TCP header around `payload`.
-    static func tcpFrame(from source: UInt16, to destination: UInt16, _ payload: [UInt8]) -> [UInt8] {
-        let ipLength = 40 + payload.count
-        var frame: [UInt8] = [0x02, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x08, 0x00]
-        frame += [0x45, 0, UInt8(ipLength >> 8), UInt8(ipLength & 0xFF), 0, 1, 0, 0, 64, 6, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2]
-        frame += [UInt8(source >> 8), UInt8(source & 0xFF), UInt8(destination >> 8), UInt8(destination & 0xFF),
-                  0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x18, 0xFF, 0xFF, 0, 0, 0, 0]
-        return frame + payload
-    }
-
     static func dissect(_ frame: [UInt8]) throws -> Dissection {
         var interpreter = Interpreter(schema: bundledSchema)
         return interpreter.dissect(frame, root: try #require(bundledSchema.structType(named: "Ethernet")))
@@ -33,7 +23,7 @@ import Testing
     }
 
     @Test func aClientHelloOnAnyPortIsClaimedByTheHeuristicAndSummarized() throws {
-        let dissection = try Self.dissect(Self.tcpFrame(from: 50000, to: 4433, Self.clientHello()))
+        let dissection = try Self.dissect(tcpFrame(from: 50000, to: 4433, Self.clientHello()))
         #expect(dissection.error == nil)
         #expect(try dissection.int("tls.record[0].handshake[0].type") == 1)
         #expect(try dissection.display("tls.record[0].handshake[0].body.extension[0].value.names[0].name") == "\"example.com\"")
@@ -44,13 +34,13 @@ import Testing
 
     /// Application data, or a handshake record of an SSL 2-era version, on an unregistered port is not claimed.
     @Test func theHeuristicWantsAHelloRecord() throws {
-        let appData = try Self.dissect(Self.tcpFrame(from: 50000, to: 4433, [23, 3, 3, 0, 2, 0xAA, 0xBB]))
+        let appData = try Self.dissect(tcpFrame(from: 50000, to: 4433, [23, 3, 3, 0, 2, 0xAA, 0xBB]))
         #expect(appData.node(at: "tls") == nil)
         #expect(try appData.at("tcp.payload").kind == .bytes)
-        let future = try Self.dissect(Self.tcpFrame(from: 50000, to: 4433, Self.clientHello(recordVersion: 5)))
+        let future = try Self.dissect(tcpFrame(from: 50000, to: 4433, Self.clientHello(recordVersion: 5)))
         #expect(future.node(at: "tls") == nil)
         // On a registered port the same record is TLS, whatever it carries.
-        let registered = try Self.dissect(Self.tcpFrame(from: 50000, to: 993, [23, 3, 3, 0, 2, 0xAA, 0xBB]))
+        let registered = try Self.dissect(tcpFrame(from: 50000, to: 993, [23, 3, 3, 0, 2, 0xAA, 0xBB]))
         #expect(registered.error == nil)
         #expect(try registered.display("tls.record[0].app_data") == "aabb")
         #expect(SummaryRenderer().render(registered).contains("TLS Application Data (2 bytes) · "))
@@ -60,19 +50,19 @@ import Testing
     /// inside, are no error.
     @Test func continuationsAndCutRecordsAreBytes() throws {
         let http = Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
-        let text = try Self.dissect(Self.tcpFrame(from: 50000, to: 443, http))
+        let text = try Self.dissect(tcpFrame(from: 50000, to: 443, http))
         #expect(text.error == nil)
         #expect(try text.at("tls.continuation").byteLength == http.count)
         #expect(text.node(at: "tls.record") == nil)
 
         let hello = Self.clientHello()
-        let cut = try Self.dissect(Self.tcpFrame(from: 50000, to: 443, Array(hello.prefix(40))))
+        let cut = try Self.dissect(tcpFrame(from: 50000, to: 443, Array(hello.prefix(40))))
         #expect(cut.error == nil)
         #expect(try cut.int("tls.record[0].length") == hello.count - 5)
         #expect(try cut.at("tls.record[0].fragment").byteLength == 35)
 
         // A whole record, then the start of the next one's continuation.
-        let twice = try Self.dissect(Self.tcpFrame(from: 50000, to: 8443, [21, 3, 3, 0, 2, 2, 40] + http))
+        let twice = try Self.dissect(tcpFrame(from: 50000, to: 8443, [21, 3, 3, 0, 2, 2, 40] + http))
         #expect(twice.error == nil)
         #expect(try twice.int("tls.record[0].alert_message.desc") == 40)
         #expect(try twice.at("tls.continuation").byteLength == http.count)
@@ -82,7 +72,7 @@ import Testing
     /// encrypted (an AES-GCM Finished starts with its explicit nonce, often the sequence number 0).
     @Test func aFinishedWithAZeroNonceIsEncrypted() throws {
         let finished: [UInt8] = [22, 3, 3, 0, 40] + [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0x5A, count: 32)
-        let dissection = try Self.dissect(Self.tcpFrame(from: 50000, to: 443, finished))
+        let dissection = try Self.dissect(tcpFrame(from: 50000, to: 443, finished))
         #expect(dissection.error == nil)
         #expect(try dissection.at("tls.record[0].encrypted_handshake").byteLength == 40)
         #expect(dissection.node(at: "tls.record[0].handshake") == nil)

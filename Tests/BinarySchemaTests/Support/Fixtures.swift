@@ -90,3 +90,14 @@ func exampleCapture(_ name: String) throws -> (capture: PcapFile, rows: [[String
     let rows = table.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
     return (capture, rows)
 }
+
+/// An Ethernet frame with IPv4 (10.0.0.1 to 10.0.0.2) and a 20-byte TCP header around `payload`;
+/// checksums left zero.
+func tcpFrame(from source: UInt16, to destination: UInt16, _ payload: [UInt8]) -> [UInt8] {
+    let ipLength = 40 + payload.count
+    var frame: [UInt8] = [0x02, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x08, 0x00]
+    frame += [0x45, 0, UInt8(ipLength >> 8), UInt8(ipLength & 0xFF), 0, 1, 0, 0, 64, 6, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2]
+    frame += [UInt8(source >> 8), UInt8(source & 0xFF), UInt8(destination >> 8), UInt8(destination & 0xFF),
+              0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x18, 0xFF, 0xFF, 0, 0, 0, 0]
+    return frame + payload
+}
