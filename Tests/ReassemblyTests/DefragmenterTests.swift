@@ -341,6 +341,26 @@ private func checkProvenance(_ datagram: Defragmenter.Datagram, _ capture: Captu
         #expect(whole.provenance.reduce(0) { $0 + $1.length } == 60)
     }
 
+    @Test func twoFragmentsInOneFrameKeepTheirOwnRuns() throws {
+        // A tunnel can carry two fragments of one datagram in a frame: equal offsets, the
+        // second longer. Their runs touch in the datagram but not in the frame.
+        var capture = Capture()
+        let payload = pattern(24, seed: 11)
+        let frame = Array(repeating: 0xee, count: 34) + payload[0..<8] + Array(repeating: 0xee, count: 30) + payload[0..<16]
+        capture.frames[9] = frame
+        var defrag = Defragmenter()
+        _ = defrag.add(.init(key: keyA, protocolNumber: 17, offset: 0, moreFragments: true, bytes: Array(payload[0..<8]), frame: 9, frameOffset: 34))
+        _ = defrag.add(.init(key: keyA, protocolNumber: 17, offset: 0, moreFragments: true, bytes: Array(payload[0..<16]), frame: 9, frameOffset: 72))
+        let whole = try #require(datagram(defrag.add(capture.fragment(keyA, 16, more: false, Array(payload[16..<24])))))
+        #expect(whole.payload == payload)
+        #expect(whole.provenance == [
+            Provenance(frame: 9, frameOffset: 34, unitOffset: 0, length: 8),
+            Provenance(frame: 9, frameOffset: 80, unitOffset: 8, length: 8),
+            Provenance(frame: 1, frameOffset: 34, unitOffset: 16, length: 8),
+        ])
+        checkProvenance(whole, capture)
+    }
+
     /// Many datagrams, each split at random points with random identical overlaps, all
     /// fragments interleaved and shuffled: each comes out equal to its original.
     @Test(arguments: [1, 2, 3])
