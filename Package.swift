@@ -40,6 +40,10 @@ let package = Package(
         .target(name: "PacketCapture", dependencies: ["CPcap"]),
         // The dissection views built on the interpreter's field tree.
         .target(name: "Dissector", dependencies: ["BinarySchema", "BinaryIO"], swiftSettings: crossModule),
+        // State across packets: IP defragmentation and TCP stream reassembly, byte by byte with
+        // provenance. No dependency: it works on byte arrays and numbers the caller takes from
+        // its dissections.
+        .target(name: "Reassembly"),
         .executableTarget(
             name: "dissect",
             dependencies: [
@@ -66,6 +70,7 @@ let package = Package(
             path: "Fuzz/dissect-fuzz"
         ),
         .testTarget(name: "BinaryIOTests", dependencies: ["BinaryIO"]),
+        .testTarget(name: "ReassemblyTests", dependencies: ["Reassembly"]),
         .testTarget(name: "BinarySchemaTests", dependencies: ["BinarySchema", "Dissector", "PacketCapture"]),
         .testTarget(name: "BinaryCodingTests", dependencies: ["BinaryCoding"]),
         .testTarget(name: "DissectorTests", dependencies: ["Dissector", "BinarySchema"], exclude: ["Golden"]),
