@@ -57,7 +57,8 @@ extension PDUFramer {
             if lengthIncludesHeader {
                 return length < headerLength ? .notAPDU : .complete(length: length)
             }
-            return .complete(length: headerLength + length)
+            let (total, overflow) = headerLength.addingReportingOverflow(length)
+            return overflow ? .notAPDU : .complete(length: total)
         }
     }
 

@@ -325,7 +325,7 @@ public struct TCPStream: Sendable {
                 if let length = knownLength {
                     if length > limits.maxPDULength {
                         guard available >= limits.maxPDULength else { return }
-                        let end = pduStart + length
+                        let end = saturatingOffset(pduStart, length)
                         deliver(to: pduStart + limits.maxPDULength, kind: .pdu, declaredLength: length, oversized: true, &out)
                         mode = .oversizedTail(end: end)
                     } else {
@@ -371,7 +371,7 @@ public struct TCPStream: Sendable {
         case .framing:
             if let length = knownLength {
                 let cut = min(length, limits.maxPDULength)
-                let end = pduStart + length
+                let end = saturatingOffset(pduStart, length)
                 deliver(
                     to: pduStart + cut, kind: .pdu, declaredLength: length > cut ? length : nil, oversized: length > cut,
                     &out)
@@ -399,6 +399,12 @@ public struct TCPStream: Sendable {
             guard let next = held.first?.start else { return }
             skip(to: next)
         }
+    }
+
+    /// `base + length`, or `Int.max` for a length no stream reaches (a framer may return any length).
+    private func saturatingOffset(_ base: Int, _ length: Int) -> Int {
+        let (sum, overflow) = base.addingReportingOverflow(length)
+        return overflow ? Int.max : sum
     }
 
     /// Jumps over missing bytes (the in-order bytes are all delivered).

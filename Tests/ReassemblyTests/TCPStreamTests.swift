@@ -302,6 +302,20 @@ struct SeededGenerator: RandomNumberGenerator {
         #expect(stream.statistics.peakBufferedBytes <= 1500)
     }
 
+    @Test func aContentLengthNearIntMaxIsCutWithoutOverflow() {
+        var feed = SegmentFeed()
+        var stream = TCPStream(framer: .http1, limits: .init(maxPDULength: 100))
+        // The head and the length fit in an Int; added to the stream offset (90) they would not.
+        let get = Array("GET /a HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\nUser-Agent: test/1.0 (x)\r\n\r\n".utf8)
+        let request = Array("POST / HTTP/1.1\r\nContent-Length: 9223372036854775750\r\n\r\n".utf8) + body(300, seed: 1)
+        var out = stream.receive(feed.segment(1, get + request))
+        out += stream.finish()
+        #expect(out.first?.bytes == get)
+        #expect(out.dropFirst().first?.isOversized == true)
+        #expect(out.dropFirst().first?.declaredLength == 56 + 9_223_372_036_854_775_750)
+        #expect(out.flatMap(\.bytes) == get + request)
+    }
+
     @Test func anHonestOversizedPDUIsCutThenFramingResumes() {
         var feed = SegmentFeed()
         var stream = TCPStream(framer: .dnsOverTCP, limits: .init(maxPDULength: 1000))
