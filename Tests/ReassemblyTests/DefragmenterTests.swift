@@ -1,18 +1,6 @@
 import Reassembly
 import Testing
 
-/// SplitMix64: a seeded generator, so shuffles and splits are the same on every run.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private let keyA = Defragmenter.Key.ipv4(source: [10, 0, 0, 1], destination: [10, 0, 0, 2], identification: 0x1234, protocolNumber: 17)
 private let keyB = Defragmenter.Key.ipv4(source: [10, 0, 0, 1], destination: [10, 0, 0, 2], identification: 0x1235, protocolNumber: 17)
 private let keyC = Defragmenter.Key.ipv4(source: [10, 0, 0, 3], destination: [10, 0, 0, 2], identification: 0x1234, protocolNumber: 17)
