@@ -38,11 +38,11 @@ bench-capture: setup ## Capture benchmark (release build): 1M generated frames t
 	$(SWIFT) build -c release --product dissect-bench
 	scripts/bench-capture.py --frames $(or $(FRAMES),1000000)
 
-fuzz: setup ## A fuzz campaign: make fuzz TARGET=dissector|views|schema|codable|roundtrip|pcap|formats SECONDS=600 JOBS=1
+fuzz: setup ## A fuzz campaign: make fuzz TARGET=dissector|views|schema|codable|roundtrip|pcap|formats|reassembly SECONDS=600 JOBS=1
 	scripts/fuzz.sh $(or $(TARGET),dissector) $(or $(SECONDS),600) $(or $(JOBS),1)
 
 fuzz-smoke: setup ## Every fuzz target for $(SMOKE) seconds (default 30); fails on any crash (CI runs it)
-	@for target in dissector views schema codable roundtrip pcap formats; do \
+	@for target in dissector views schema codable roundtrip pcap formats reassembly; do \
 	  scripts/fuzz.sh $$target $(or $(SMOKE),30) 1 || exit 1; \
 	done
 

@@ -6,7 +6,7 @@ import PackageDescription
 /// 10% of a tree rendering).
 /// One libFuzzer executable each (Fuzz/<name>/main.swift); see FuzzTarget in Sources/FuzzTargets.
 enum FuzzTargetName: String, CaseIterable {
-    case dissector, views, schema, codable, roundtrip, pcap, formats
+    case dissector, views, schema, codable, roundtrip, pcap, formats, reassembly
 }
 
 let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
@@ -59,7 +59,7 @@ let package = Package(
         ),
         // Fuzz targets: the logic (invariants included) in a library that tests replay; one
         // libFuzzer executable per target, built with `swift build --sanitize=fuzzer`.
-        .target(name: "FuzzTargets", dependencies: ["BinarySchema", "Dissector", "BinaryCoding", "PacketCapture"]),
+        .target(name: "FuzzTargets", dependencies: ["BinarySchema", "Dissector", "BinaryCoding", "PacketCapture", "Reassembly"]),
     ] + FuzzTargetName.allCases.map { name in
         .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzTargets"], path: "Fuzz/\(name)")
     } + [

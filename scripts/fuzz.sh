@@ -6,7 +6,7 @@
 #
 #   scripts/fuzz.sh TARGET [SECONDS=600] [JOBS=1]      (make fuzz TARGET=… SECONDS=… JOBS=…)
 #
-# TARGET: dissector, views, schema, codable, roundtrip, pcap or formats. Exits 1 if anything crashed.
+# TARGET: dissector, views, schema, codable, roundtrip, pcap, formats or reassembly. Exits 1 if anything crashed.
 # Work files (the growing corpus, logs, raw artifacts) stay in .build/fuzz/TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,8 +15,8 @@ target=${1:?usage: scripts/fuzz.sh TARGET [SECONDS] [JOBS]}
 seconds=${2:-600}
 jobs=${3:-1}
 case "$target" in
-  dissector|views|schema|codable|roundtrip|pcap|formats) ;;
-  *) echo "unknown target '$target' (dissector, views, schema, codable, roundtrip, pcap, formats)" >&2; exit 2 ;;
+  dissector|views|schema|codable|roundtrip|pcap|formats|reassembly) ;;
+  *) echo "unknown target '$target' (dissector, views, schema, codable, roundtrip, pcap, formats, reassembly)" >&2; exit 2 ;;
 esac
 case "$target" in
   pcap) max_len=65536 ;;

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=Corpus/fuzz
-mkdir -p "$corpus"/{dissector,views,schema,codable,roundtrip,pcap,formats}
+mkdir -p "$corpus"/{dissector,views,schema,codable,roundtrip,pcap,formats,reassembly}
 
 swift build --product dissect >/dev/null
 .build/debug/dissect schema list > "$corpus/.roots"
@@ -54,6 +54,6 @@ cp Schemas/*.schema Schemas/examples/*.schema "$corpus/schema/"
 cp Corpus/captures/* "$corpus/pcap/"
 swift build --product dissect-fuzz >/dev/null
 .build/debug/dissect-fuzz seeds "$corpus"
-for target in dissector views schema codable roundtrip pcap formats; do
+for target in dissector views schema codable roundtrip pcap formats reassembly; do
   echo "$target: $(ls "$corpus/$target" | wc -l) seeds"
 done

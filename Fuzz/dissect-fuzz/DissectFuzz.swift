@@ -44,9 +44,9 @@ struct DissectFuzz: ParsableCommand {
             discussion: """
                 dissector, views and pcap: every enum value at its width and byte order, constants of \
                 constraints, conditions and lengths, link types (plus pcap/pcapng magic numbers for \
-                pcap). schema: the language's keywords, types, attributes and operators. codable and \
-                roundtrip: none (libFuzzer finds their small integers itself). formats: as dissector, \
-                from the bundled and example schemas.
+                pcap). schema: the language's keywords, types, attributes and operators. codable, \
+                roundtrip and reassembly: none (libFuzzer finds their small integers itself). formats: \
+                as dissector, from the bundled and example schemas.
                 """)
 
         @Argument(help: "The target.") var target: FuzzTarget
@@ -68,7 +68,7 @@ struct DissectFuzz: ParsableCommand {
                 print(FuzzDictionary.text(entries), terminator: "")
             case .schema:
                 print(FuzzDictionary.text(FuzzDictionary.languageEntries.map { Array($0.utf8) }), terminator: "")
-            case .codable, .roundtrip:
+            case .codable, .roundtrip, .reassembly:
                 break
             }
         }

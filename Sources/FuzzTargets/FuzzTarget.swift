@@ -35,6 +35,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// Bytes dissected from a struct of the example schemas (`Schemas/examples`) the first byte
     /// picks: the language's reads at an offset, parameters, computed values, run-time byte order.
     case formats
+    /// IP fragments or TCP segments the input describes, through the reassemblers: caps hold, and
+    /// every byte out is a byte a frame put in, where its provenance says.
+    case reassembly
 
     /// Runs one input; throws when an invariant breaks.
     package func run(_ bytes: [UInt8]) throws(InvariantViolation) {
@@ -46,6 +49,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .roundtrip: try RoundTripTarget.run(bytes)
         case .pcap: try CaptureFileTarget.run(bytes)
         case .formats: try FormatsTarget.run(bytes)
+        case .reassembly: try ReassemblyTarget.run(bytes)
         }
     }
 
