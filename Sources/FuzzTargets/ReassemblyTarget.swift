@@ -11,6 +11,9 @@ import Reassembly
 enum ReassemblyTarget {
     static let recordSize = 5
     static let framers: [PDUFramer] = [.dnsOverTCP, .tlsRecords, .bgp, .mqtt, .http1]
+    /// Where a fragment's or a segment's payload starts in its frame (Ethernet + IPv4, + TCP).
+    static let fragmentOffset = 34
+    static let segmentOffset = 54
 
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         guard bytes.count >= 3 else { return }
@@ -37,7 +40,7 @@ enum ReassemblyTarget {
         let keys = (0..<4).map { index in
             Defragmenter.Key.ipv4(source: [10, 0, 0, UInt8(index)], destination: [10, 0, 0, 9], identification: 7, protocolNumber: 17)
         }
-        // What each frame put in: its fragment's bytes, found at `frameOffset` 34 in the frame.
+        // What each frame put in: its fragment's bytes, found at `fragmentOffset` in the frame.
         var fed: [Int: (key: Int, bytes: [UInt8])] = [:]
         var frame = 0
         var start = records.startIndex
@@ -52,12 +55,13 @@ enum ReassemblyTarget {
             defragmenter.advance(toFrame: frame)
             let outcome = defragmenter.add(Defragmenter.Fragment(key: keys[keyIndex], protocolNumber: 17, offset: offset,
                                                                  moreFragments: first & 4 != 0, bytes: bytes, frame: frame,
-                                                                 frameOffset: 34))
+                                                                 frameOffset: fragmentOffset))
             try require(defragmenter.bytesHeld <= max(limits.maxTotalBytes, limits.maxDatagramBytes),
                         "frame \(frame): \(defragmenter.bytesHeld) bytes held, over the cap")
             if case .completed(let datagram) = outcome {
                 try require(datagram.payload.count <= limits.maxDatagramBytes, "a datagram of \(datagram.payload.count) bytes")
-                try traced(datagram.payload, datagram.provenance, fed: fed.mapValues(\.bytes), gaps: [], unit: "datagram")
+                try traced(datagram.payload, datagram.provenance, fed: fed.mapValues(\.bytes), gaps: [], unit: "datagram",
+                           payloadOffset: fragmentOffset)
                 for run in datagram.provenance {
                     try require(fed[run.frame]?.key == keyIndex, "a datagram's bytes from frame \(run.frame), another datagram's")
                 }
@@ -85,7 +89,7 @@ enum ReassemblyTarget {
             if flags & 4 != 0 { bytes = bytes.map { $0 ^ record[record.startIndex + 4] } }
             fed[frame] = bytes
             delivered += stream.receive(TCPSegment(sequenceNumber: start &+ UInt32(position), syn: flags & 1 != 0,
-                                                   fin: flags & 2 != 0, payload: bytes, frame: frame, payloadOffset: 54))
+                                                   fin: flags & 2 != 0, payload: bytes, frame: frame, payloadOffset: segmentOffset))
             try require(stream.bufferedByteCount <= limits.maxBufferedBytes + 255,
                         "frame \(frame): \(stream.bufferedByteCount) bytes buffered, over the cap")
             frame += 1
@@ -97,14 +101,14 @@ enum ReassemblyTarget {
                         "a PDU of \(pdu.bytes.count) bytes over the \(limits.maxPDULength)-byte limit")
             try require(pdu.length == pdu.bytes.count + pdu.missing.reduce(0) { $0 + $1.count },
                         "a PDU of length \(pdu.length) holds \(pdu.bytes.count) bytes and misses \(pdu.missing)")
-            try traced(pdu.bytes, pdu.provenance, fed: fed, gaps: pdu.missing, unit: "PDU")
+            try traced(pdu.bytes, pdu.provenance, fed: fed, gaps: pdu.missing, unit: "PDU", payloadOffset: segmentOffset)
         }
     }
 
     /// Provenance runs in order that, with `gaps`, cover the unit once, and whose bytes are the
     /// bytes the named frame put in at that place (`bytes` holds the unit without its gaps).
     private static func traced(_ bytes: [UInt8], _ provenance: [Provenance], fed: [Int: [UInt8]], gaps: [Range<Int>],
-                               unit: String) throws(InvariantViolation) {
+                               unit: String, payloadOffset: Int) throws(InvariantViolation) {
         var pieces = provenance.map { ($0.unitOffset, $0.length) } + gaps.map { ($0.lowerBound, $0.count) }
         pieces.sort { $0.0 < $1.0 }
         var covered = 0
@@ -115,7 +119,7 @@ enum ReassemblyTarget {
         var position = 0
         for run in provenance {
             guard let frameBytes = fed[run.frame] else { throw InvariantViolation("\(unit): bytes from frame \(run.frame), fed nothing") }
-            let inFrame = run.frameOffset - (unit == "PDU" ? 54 : 34)
+            let inFrame = run.frameOffset - payloadOffset
             try require(inFrame >= 0 && inFrame + run.length <= frameBytes.count && position + run.length <= bytes.count,
                         "\(unit): a run of \(run.length) bytes at \(run.frameOffset) in frame \(run.frame) is not in it")
             try require(Array(bytes[position..<(position + run.length)]) == Array(frameBytes[inFrame..<(inFrame + run.length)]),
