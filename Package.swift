@@ -39,7 +39,7 @@ let package = Package(
         // Capture files and live interfaces: a safe Swift face on libpcap.
         .target(name: "PacketCapture", dependencies: ["CPcap"]),
         // The dissection views built on the interpreter's field tree.
-        .target(name: "Dissector", dependencies: ["BinarySchema", "BinaryIO"], swiftSettings: crossModule),
+        .target(name: "Dissector", dependencies: ["BinarySchema", "BinaryIO", "Reassembly"], swiftSettings: crossModule),
         // State across packets: IP defragmentation and TCP stream reassembly, byte by byte with
         // provenance. No dependency: it works on byte arrays and numbers the caller takes from
         // its dissections.
@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "ReassemblyTests", dependencies: ["Reassembly"]),
         .testTarget(name: "BinarySchemaTests", dependencies: ["BinarySchema", "Dissector", "PacketCapture"]),
         .testTarget(name: "BinaryCodingTests", dependencies: ["BinaryCoding"]),
-        .testTarget(name: "DissectorTests", dependencies: ["Dissector", "BinarySchema"], exclude: ["Golden"]),
+        .testTarget(name: "DissectorTests", dependencies: ["Dissector", "BinarySchema", "Reassembly"], exclude: ["Golden"]),
         .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture"]),
         .testTarget(name: "DissectTests", dependencies: ["dissect"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),

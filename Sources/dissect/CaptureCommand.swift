@@ -86,6 +86,12 @@ struct CaptureCommand: ParsableCommand {
     @Flag(help: "Live: let the kernel batch packets (higher throughput, later output) instead of delivering each at once.")
     var buffered = false
 
+    @Flag(help: "Do not reassemble TCP streams: each segment is dissected alone (tshark: -o tcp.desegment_tcp_streams:FALSE).")
+    var noTcpReassembly = false
+
+    @Flag(help: "Do not reassemble IP fragments into datagrams (tshark: -o ip.defragment:FALSE).")
+    var noDefragment = false
+
     @Flag(name: .customShort("n"), help: "Accepted for tcpdump habits: dissect never resolves addresses or ports.")
     var noResolve = false
 
@@ -207,6 +213,13 @@ struct CaptureCommand: ParsableCommand {
         }
     }
 
+    private var reassemblyOptions: CaptureReassembler.Options {
+        var options = CaptureReassembler.Options()
+        options.tcp = !noTcpReassembly
+        options.ip = !noDefragment
+        return options
+    }
+
     private func openCapture() throws -> Capture {
         if let readFile { return try Capture.open(file: readFile) }
         var options = Capture.LiveOptions()
@@ -223,8 +236,20 @@ struct CaptureCommand: ParsableCommand {
         // Each worker loads its own copy of the schemas, so threads share no reference-counted
         // object: retains of one shared schema from two cores contend for its cache line.
         let symbols = quiet ? .unicode : view.symbols
-        return try PacketPrinter(threads: interface == nil ? threads ?? PacketPrinter.defaultThreads : 1) {
+        var reassembly: ReassemblyOutput?
+        let requestedThreads = interface == nil ? threads ?? PacketPrinter.defaultThreads : 1
+        // One thread: the stage and the one worker run on it, and share one copy of the schemas.
+        var sharedSchema: Schema?
+        if reassemblyOptions.tcp || reassemblyOptions.ip {
             let schema = try schemas.load()
+            if PacketPrinter.threadCount(requested: requestedThreads) == 1 { sharedSchema = schema }
+            let stage = ReassemblyStage(schema: schema, options: reassemblyOptions, checksums: try checksums.selection(for: schema),
+                                        view: quiet ? nil : view.format, renderOptions: view.renderOptions)
+            reassembly = ReassemblyOutput(stage: stage, symbols: symbols)
+        }
+        let reassembling = reassembly != nil
+        return try PacketPrinter(threads: requestedThreads, reassembly: reassembly) {
+            let schema = try sharedSchema ?? schemas.load()
             var root = schema.rootStruct(forLinkType: capture.linkType)
             if root == nil {
                 if !noted {
@@ -237,7 +262,8 @@ struct CaptureCommand: ParsableCommand {
                 throw ValidationError("no schema claims link type \(capture.linkType) (\(capture.linkTypeName)), and the bundled 'Unrecognized' struct is not loaded")
             }
             return FrameWorker(schema: schema, root: root, view: quiet ? nil : view.format, options: view.renderOptions,
-                               symbols: symbols, checksums: try checksums.selection(for: schema))
+                               symbols: symbols, checksums: try checksums.selection(for: schema),
+                               tapper: reassembling ? ReassemblyStage.tapper(for: schema) : nil)
         }
     }
 
@@ -296,13 +322,16 @@ final class PacketPrinter {
     private let running: DispatchSemaphore
     private var nextWorker = 0
     private var lengthNotes = InvalidLengthNotes()
+    /// Reassembly, in capture order as shares are written out (nil when off).
+    private let reassembly: ReassemblyOutput?
     let threads: Int
     /// Why standard output could not be written; after it, nothing more is written.
     private(set) var writeError: OutputError?
 
     /// `makeWorker` makes each worker (a view of nil dissects without printing, for -q); the
     /// first at once, so schemas that fail to load fail before any packet is read.
-    init(threads: Int, makeWorker: @escaping () throws -> FrameWorker) throws {
+    init(threads: Int, reassembly: ReassemblyOutput? = nil, makeWorker: @escaping () throws -> FrameWorker) throws {
+        self.reassembly = reassembly
         self.threads = Self.threadCount(requested: threads)
         // Two workers per thread: one share can be written out while the next is dissected.
         ringSize = self.threads == 1 ? 1 : 2 * self.threads
@@ -350,6 +379,13 @@ final class PacketPrinter {
             let index = (nextWorker + step) % ringSize
             if index < workers.count { drain(index) }
         }
+        if let reassembly, writeError == nil {
+            do {
+                try reassembly.finish()
+            } catch {
+                writeError = error
+            }
+        }
         lengthNotes.finish()
     }
 
@@ -366,7 +402,7 @@ final class PacketPrinter {
             return
         }
         do {
-            try workers[index].writeOut(notingLengthsIn: &lengthNotes)
+            try workers[index].writeOut(notingLengthsIn: &lengthNotes, stage: reassembly)
         } catch {
             writeError = error
         }
@@ -380,8 +416,53 @@ final class PacketPrinter {
         let framesWithBadChecksums = workers.reduce(0) { $0 + $1.framesWithBadChecksums }
         // Said only when there are some: the checksums verified depend on --checksums.
         let checksums = framesWithBadChecksums > 0 ? ", \(framesWithBadChecksums) with bad checksums" : ""
+        let reassembled = reassembly?.stage.totals.map { "; " + $0 } ?? ""
         return "\(frames) packet\(frames == 1 ? "" : "s"), \(bytes) bytes, \(framesWithErrors) with errors, "
-            + "\(framesCut) cut by the snapshot length\(checksums)"
+            + "\(framesCut) cut by the snapshot length\(checksums)\(reassembled)"
+    }
+}
+
+/// The reassembly stage of a capture's output: units written to standard output as they complete.
+final class ReassemblyOutput {
+    let stage: ReassemblyStage
+    private let symbols: SymbolSet
+    private var asciiOutput: [UInt8] = []
+
+    init(stage: ReassemblyStage, symbols: SymbolSet) {
+        self.stage = stage
+        self.symbols = symbols
+    }
+
+    /// Takes one frame's segment or fragment, and writes the units it completed.
+    func reassemble(_ tap: TransportTap, frame: Int, frameBytes: ArraySlice<UInt8>) throws(OutputError) {
+        stage.process(tap, frame: frame, frameBytes: frameBytes)
+        try writeOut()
+    }
+
+    /// The capture ended: writes what the streams still held.
+    func finish() throws(OutputError) {
+        stage.finish()
+        try writeOut()
+    }
+
+    private func writeOut() throws(OutputError) {
+        guard stage.output.count > 0 else { return }
+        defer { stage.output.removeAll() }
+        guard symbols == .ascii else {
+            try StandardStream.output.write(UnsafeRawBufferPointer(stage.output.bytes))
+            return
+        }
+        asciiOutput.removeAll(keepingCapacity: true)
+        SymbolSet.appendASCII(of: stage.output.bytes, to: &asciiOutput)
+        var failure: OutputError?
+        asciiOutput.withUnsafeBytes { bytes in
+            do throws(OutputError) {
+                try StandardStream.output.write(bytes)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 }
 
@@ -423,8 +504,22 @@ final class FrameWorker: @unchecked Sendable {
         let original: Int
     }
 
+    /// A frame whose TCP segment or IP fragment goes to reassembly, and where its output ends:
+    /// the units it completes are written there.
+    struct TapMark {
+        var outputOffset: Int
+        let frame: Int
+        let tap: TransportTap
+        /// The frame's bytes in the share.
+        let range: Range<Int>
+    }
+
     private let leadingPadding = CacheLinePadding()
     private var interpreter: Interpreter
+    private let tapper: TransportTapper?
+    private var taps: [TapMark] = []
+    /// The share dissected last, kept while its taps wait to be reassembled.
+    private var tappedShare: PacketShare?
     private let root: StructType
     private let renderer: ViewRenderer?
     private let symbols: SymbolSet
@@ -441,8 +536,10 @@ final class FrameWorker: @unchecked Sendable {
     private(set) var framesWithBadChecksums = 0
     private let trailingPadding = CacheLinePadding()
 
+    /// `tapper` takes each frame's TCP segment or IP fragment for reassembly (nil: none).
     init(schema: Schema, root: StructType, view: View?, options: RenderOptions, symbols: SymbolSet = .unicode,
-         checksums: ChecksumSelection = .default) {
+         checksums: ChecksumSelection = .default, tapper: TransportTapper? = nil) {
+        self.tapper = tapper
         var walk = Interpreter.Options()
         walk.checksums = checksums
         interpreter = Interpreter(schema: schema, options: walk)
@@ -475,18 +572,26 @@ final class FrameWorker: @unchecked Sendable {
                         renderer.render(dissection, frame: frame, into: &sink)
                     }
                     return (failed: dissection.error != nil, cut: dissection.cutNode >= 0,
-                            badChecksum: dissection.hasBadChecksum)
+                            badChecksum: dissection.hasBadChecksum, tap: tapper?.tap(dissection))
                 }
                 if outcome.failed { framesWithErrors += 1 }
                 if outcome.cut { framesCut += 1 }
                 if outcome.badChecksum { framesWithBadChecksums += 1 }
+                if let view = renderer?.view {
+                    sink.newline()
+                    // Frames with several lines each are separated by a blank line, as tshark -V does.
+                    if view != .summary && view != .json { sink.newline() }
+                }
+                if let tap = outcome.tap, tap.matters {
+                    // A summary's reassembled units go on the lines after the frame's; the other
+                    // views' after the blank line that ends it.
+                    let offset = renderer?.view == .summary || renderer?.view == .json ? sink.count - 1 : sink.count
+                    taps.append(TapMark(outputOffset: max(0, offset), frame: number, tap: tap, range: packet.range))
+                }
                 number += 1
-                guard let view = renderer?.view else { continue }
-                sink.newline()
-                // Frames with several lines each are separated by a blank line, as tshark -V does.
-                if view != .summary && view != .json { sink.newline() }
             }
         }
+        if !taps.isEmpty { tappedShare = packets }
         if symbols == .ascii, sink.count > 0 { rewriteInASCII() }
     }
 
@@ -495,10 +600,21 @@ final class FrameWorker: @unchecked Sendable {
     private func rewriteInASCII() {
         let text = sink.bytes
         var start = 0
-        for index in lengthNotes.indices {
-            let end = lengthNotes[index].outputOffset
+        var noteIndex = 0
+        var tapIndex = 0
+        // Both lists are in output order; each offset moves with the text before it.
+        while noteIndex < lengthNotes.count || tapIndex < taps.count {
+            let takeTap = noteIndex == lengthNotes.count
+                || (tapIndex < taps.count && taps[tapIndex].outputOffset <= lengthNotes[noteIndex].outputOffset)
+            let end = takeTap ? taps[tapIndex].outputOffset : lengthNotes[noteIndex].outputOffset
             SymbolSet.appendASCII(of: UnsafeBufferPointer(rebasing: text[start..<end]), to: &asciiOutput)
-            lengthNotes[index].outputOffset = asciiOutput.count
+            if takeTap {
+                taps[tapIndex].outputOffset = asciiOutput.count
+                tapIndex += 1
+            } else {
+                lengthNotes[noteIndex].outputOffset = asciiOutput.count
+                noteIndex += 1
+            }
             start = end
         }
         SymbolSet.appendASCII(of: UnsafeBufferPointer(rebasing: text[start..<text.count]), to: &asciiOutput)
@@ -507,14 +623,32 @@ final class FrameWorker: @unchecked Sendable {
 
     /// Writes the buffer to standard output, each invalid record's warning to standard error
     /// just before its packet, and empties the buffer.
-    func writeOut(notingLengthsIn notes: inout InvalidLengthNotes) throws(OutputError) {
+    /// With `stage`, each tapped frame's segment or fragment is reassembled in order, and the
+    /// units it completes are written right after the frame.
+    func writeOut(notingLengthsIn notes: inout InvalidLengthNotes, stage: ReassemblyOutput? = nil) throws(OutputError) {
         defer { discardOutput() }
+        let share = tappedShare
         func write(_ output: UnsafeBufferPointer<UInt8>) throws(OutputError) {
             var start = 0
-            for note in lengthNotes {
-                try StandardStream.output.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[start..<note.outputOffset])))
-                start = note.outputOffset
-                notes.note(packet: note.packet, captured: note.captured, original: note.original)
+            var noteIndex = 0
+            var tapIndex = 0
+            while noteIndex < lengthNotes.count || tapIndex < taps.count {
+                // At one offset a frame's units come before the next frame's note.
+                let takeTap = noteIndex == lengthNotes.count
+                    || (tapIndex < taps.count && taps[tapIndex].outputOffset <= lengthNotes[noteIndex].outputOffset)
+                let end = takeTap ? taps[tapIndex].outputOffset : lengthNotes[noteIndex].outputOffset
+                try StandardStream.output.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[start..<end])))
+                start = end
+                if takeTap {
+                    let mark = taps[tapIndex]
+                    tapIndex += 1
+                    guard let stage, let share else { continue }
+                    try stage.reassemble(mark.tap, frame: mark.frame, frameBytes: share.bytes[mark.range])
+                } else {
+                    let note = lengthNotes[noteIndex]
+                    noteIndex += 1
+                    notes.note(packet: note.packet, captured: note.captured, original: note.original)
+                }
             }
             try StandardStream.output.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[start..<output.count])))
         }
@@ -538,6 +672,8 @@ final class FrameWorker: @unchecked Sendable {
         sink.removeAll()
         asciiOutput.removeAll(keepingCapacity: true)
         lengthNotes.removeAll(keepingCapacity: true)
+        taps.removeAll(keepingCapacity: true)
+        tappedShare = nil
     }
 }
 

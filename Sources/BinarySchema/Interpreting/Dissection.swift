@@ -403,6 +403,20 @@ public struct Dissection {
     /// the bytes its field could see.
     package var stopNode: Int { errorNode >= 0 ? errorNode : cutNode }
 
+    /// Calls `body` with the node and struct number of every struct numbered `a`, `b` or `c`, in
+    /// the order they were read, until it returns false: through the walk's struct records, a few
+    /// a frame, not through every node.
+    package func forEachStruct(numbered a: Int32, _ b: Int32, _ c: Int32, _ body: (_ node: Int, _ structID: Int32) -> Bool) {
+        let store = state
+        let nodeCount = nodes.count
+        for index in 0..<store.frameCount {
+            let frame = store.frames[index]
+            let id = frame.structID
+            guard id == a || id == b || id == c, frame.node >= 0, Int(frame.node) < nodeCount else { continue }
+            if !body(Int(frame.node), id) { return }
+        }
+    }
+
     /// Indices of the direct children of node `index`.
     public func children(of index: Int) -> [Int] {
         var result: [Int] = []

@@ -21,10 +21,58 @@ public struct JSONRenderer {
         render(dissection, frame: frame, into: &sink, scratch: RenderScratch())
     }
 
+    /// `"reassembled":"TCP PDU","reassembled_in":5,"frames":[3,4,5],"provenance":[{"frame":3,
+    /// "frame_offset":66,"offset":0,"length":1448},…],"missing":[[a,b]],"overlap_conflict":false,`
+    /// (`missing` ranges are half-open, in unit offsets).
+    private static func writeOrigin(_ reassembly: ReassemblyOrigin, into sink: inout TextSink) {
+        sink.append("\"reassembled\":" as StaticString)
+        sink.appendJSONString(reassembly.unit)
+        sink.append(",\"reassembled_in\":" as StaticString)
+        sink.appendDecimal(reassembly.completingFrame)
+        sink.append(",\"frames\":[" as StaticString)
+        for (position, frame) in reassembly.frames.enumerated() {
+            if position > 0 { sink.append(byte: UInt8(ascii: ",")) }
+            sink.appendDecimal(frame)
+        }
+        sink.append("],\"provenance\":[" as StaticString)
+        for (position, run) in reassembly.runs.enumerated() {
+            if position > 0 { sink.append(byte: UInt8(ascii: ",")) }
+            sink.append("{\"frame\":" as StaticString)
+            sink.appendDecimal(run.frame)
+            sink.append(",\"frame_offset\":" as StaticString)
+            sink.appendDecimal(run.frameOffset)
+            sink.append(",\"offset\":" as StaticString)
+            sink.appendDecimal(run.offset)
+            sink.append(",\"length\":" as StaticString)
+            sink.appendDecimal(run.length)
+            sink.append(byte: UInt8(ascii: "}"))
+        }
+        sink.append("],\"missing\":[" as StaticString)
+        for (position, range) in reassembly.missing.enumerated() {
+            if position > 0 { sink.append(byte: UInt8(ascii: ",")) }
+            sink.append(byte: UInt8(ascii: "["))
+            sink.appendDecimal(range.lowerBound)
+            sink.append(byte: UInt8(ascii: ","))
+            sink.appendDecimal(range.upperBound)
+            sink.append(byte: UInt8(ascii: "]"))
+        }
+        sink.append("],\"overlap_conflict\":" as StaticString)
+        sink.append(reassembly.overlapConflict ? "true," as StaticString : "false,")
+        if let declared = reassembly.declaredLength {
+            sink.append("\"declared_length\":" as StaticString)
+            sink.appendDecimal(declared)
+            sink.append(byte: UInt8(ascii: ","))
+        }
+        sink.append("\"unit_length\":" as StaticString)
+        sink.appendDecimal(reassembly.length)
+        sink.append(byte: UInt8(ascii: ","))
+    }
+
     func render(_ dissection: Dissection, frame: FrameInfo, into sink: inout TextSink, scratch: RenderScratch) {
         let layout = Layout(dissection, scratch: scratch)
         defer { scratch.keep(layout) }
         sink.append(byte: UInt8(ascii: "{"))
+        if let reassembly = frame.reassembly { Self.writeOrigin(reassembly, into: &sink) }
         if let number = frame.number {
             sink.append("\"frame\":" as StaticString)
             sink.appendDecimal(number)

@@ -274,6 +274,9 @@ public struct FrameInfo: Sendable {
     /// The frame's original length on the wire, when more than was captured (without it, the
     /// views take the dissection's ``Dissection/originalLength``).
     public var originalLength: Int?
+    /// For a reassembled unit (a TCP PDU, an IP datagram): where its bytes came from. Views head
+    /// it with the frames and offsets of its bytes instead of a frame number and time.
+    public var reassembly: ReassemblyOrigin?
 
     /// A frame described by what is known of it.
     public init(label: String = "frame", number: Int? = nil, time: CaptureTime? = nil, originalLength: Int? = nil) {
@@ -286,6 +289,10 @@ public struct FrameInfo: Sendable {
     /// `frame 3 · 2026-11-21T06:01:48.740443000Z · 74 bytes · Ethernet › IPv4 › TCP`, bold when styled.
     func writeHeading(_ layout: Layout, style: Style, into sink: inout TextSink) {
         if style.enabled { sink.append("\u{1B}[1m" as StaticString) }
+        if let reassembly {
+            writeReassemblyHeading(reassembly, layout, style: style, into: &sink)
+            return
+        }
         sink.append(label)
         if let number {
             sink.append(byte: UInt8(ascii: " "))
@@ -308,6 +315,60 @@ public struct FrameInfo: Sendable {
 }
 
 extension FrameInfo {
+    /// `reassembled TCP PDU in frame 5 · 2345 bytes from frames 3, 4, 5 · TLSRecord`, then a line per
+    /// run of bytes (`  bytes 0-1447 from frame 3, offset 66-1513`) and per missing range.
+    private func writeReassemblyHeading(_ reassembly: ReassemblyOrigin, _ layout: Layout, style: Style,
+                                        into sink: inout TextSink) {
+        sink.append("reassembled " as StaticString)
+        sink.append(reassembly.unit)
+        sink.append(" in frame " as StaticString)
+        sink.appendDecimal(reassembly.completingFrame)
+        sink.append(" · " as StaticString)
+        sink.appendDecimal(reassembly.length)
+        sink.append(" bytes from frame" as StaticString)
+        let frames = reassembly.frames
+        if frames.count > 1 { sink.append(byte: UInt8(ascii: "s")) }
+        for (position, frame) in frames.enumerated() {
+            sink.append(position == 0 ? " " as StaticString : ", ")
+            sink.appendDecimal(frame)
+        }
+        let names = layout.dissection.schema.names
+        for (position, layer) in layout.layers.enumerated() {
+            guard case .structure(let structID) = layout.dissection.nodes[layer].kind else { continue }
+            sink.append(position == 0 ? " · " as StaticString : " › ")
+            sink.append(contentsOf: names.layerLabel(Int(structID)))
+        }
+        if style.enabled { sink.append("\u{1B}[0m" as StaticString) }
+        var pieces: [(range: Range<Int>, run: ReassemblyOrigin.Run?)] = reassembly.runs.map {
+            ($0.offset..<($0.offset + $0.length), $0)
+        }
+        pieces += reassembly.missing.map { ($0, nil) }
+        for piece in pieces.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            sink.append("\n  bytes " as StaticString)
+            sink.appendDecimal(piece.range.lowerBound)
+            sink.append(byte: UInt8(ascii: "-"))
+            sink.appendDecimal(piece.range.upperBound - 1)
+            guard let run = piece.run else {
+                sink.append(style.error(" missing (never captured): the unit is dissected up to here"))
+                continue
+            }
+            sink.append(" from frame " as StaticString)
+            sink.appendDecimal(run.frame)
+            sink.append(", offset " as StaticString)
+            sink.appendDecimal(run.frameOffset)
+            sink.append(byte: UInt8(ascii: "-"))
+            sink.appendDecimal(run.frameOffset + run.length - 1)
+        }
+        if reassembly.overlapConflict {
+            sink.append("\n  " as StaticString)
+            sink.append(style.error("overlapping bytes differed between copies; the first received are shown"))
+        }
+        if let declared = reassembly.declaredLength {
+            sink.append("\n  " as StaticString)
+            sink.append(style.error("cut at the PDU length limit: its header declares \(declared) bytes"))
+        }
+    }
+
     /// The frame's length on the wire, as given or as the dissection knows it.
     func originalLength(of dissection: Dissection) -> Int { originalLength ?? dissection.originalLength }
 

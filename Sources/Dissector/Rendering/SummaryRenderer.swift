@@ -29,6 +29,24 @@ public struct SummaryRenderer {
         let layout = Layout(dissection, layersOnly: true, scratch: scratch)
         defer { scratch.keep(layout) }
         let style = Style(enabled: options.color)
+        if let reassembly = frame.reassembly {
+            // Under the frame that completed it: `  ↳ reassembled from frames 3, 4 · TLS …`.
+            sink.append("  ↳ reassembled " as StaticString)
+            sink.append(reassembly.unit)
+            sink.append(" from frame" as StaticString)
+            let frames = reassembly.frames
+            if frames.count > 1 { sink.append(byte: UInt8(ascii: "s")) }
+            for (position, number) in frames.enumerated() {
+                sink.append(position == 0 ? " " as StaticString : ",")
+                sink.appendDecimal(number)
+            }
+            if !reassembly.missing.isEmpty {
+                let missing = reassembly.missing.reduce(0) { $0 + $1.count }
+                sink.append(style.error(" [incomplete: \(missing) bytes missing]"))
+            }
+            if reassembly.overlapConflict { sink.append(style.error(" [overlapping bytes differed]")) }
+            sink.append(" · " as StaticString)
+        }
         if let number = frame.number {
             sink.appendDecimal(number)
             sink.append(byte: UInt8(ascii: " "))

@@ -1,0 +1,312 @@
+import BinarySchema
+import Reassembly
+
+/// A PDU reassembled from a TCP stream, or a datagram from IP fragments, ready to dissect: the
+/// struct that reads it, its bytes and where each came from.
+package struct ReassembledUnit: Sendable {
+    package enum Kind: Sendable, Hashable {
+        /// A PDU of a TCP stream, framed by its protocol's `@pdu`.
+        case tcpPDU
+        /// An IPv4 or IPv6 datagram's payload, from its fragments.
+        case datagram(isIPv6: Bool)
+    }
+
+    package var kind: Kind
+    /// The struct that reads the bytes, or -1 when no schema claims them (raw bytes).
+    package var structID: Int
+    /// The bytes received, in order; `missing` ranges are not among them.
+    package var bytes: [UInt8]
+    package var origin: ReassemblyOrigin
+}
+
+/// Turns the TCP segments and IP fragments of a capture's frames, taken in capture order, into
+/// reassembled units. One instance sees every frame, in order, on one thread: its output is the
+/// same whatever thread dissected each frame.
+///
+/// TCP: a flow is reassembled when a segment's payload was dispatched to a struct that declares
+/// how its PDUs are framed (`@pdu`); both directions are framed alike. Units a frame's own
+/// dissection already showed (a PDU wholly inside one segment, in line with the segment's first
+/// byte) are counted but not returned again. Memory: each stream has `TCPStream.Limits`; all the
+/// flows together hold at most ``Options/maxBufferedBytes`` and ``Options/maxFlows`` flows, past
+/// which the flows idle longest are evicted (their held bytes dropped, counted).
+package final class CaptureReassembler {
+    /// What is reassembled, and the caps.
+    package struct Options: Sendable {
+        package var tcp = true
+        package var ip = true
+        package var streamLimits = TCPStream.Limits.default
+        package var defragmenterLimits = Defragmenter.Limits(maxTotalBytes: 8 << 20)
+        /// Flows followed at once.
+        package var maxFlows = 16_384
+        /// Bytes all TCP streams may hold together.
+        package var maxBufferedBytes = 24 << 20
+
+        package init() {}
+    }
+
+    /// Counters for the end-of-run report.
+    package struct Statistics: Sendable, Hashable {
+        /// TCP segments fed to a stream, and the flows reassembled.
+        package var segments = 0
+        package var flows = 0
+        /// PDUs delivered, and of them those a single segment held (shown in its own frame).
+        package var pdus = 0
+        package var pdusInOneSegment = 0
+        package var incompletePDUs = 0
+        /// Bytes that arrived twice with different values (the first received were kept).
+        package var conflictingBytes = 0
+        /// Flows evicted at a cap, and the bytes they held.
+        package var evictedFlows = 0
+        package var evictedBytes = 0
+        /// Datagrams reassembled, and pending ones dropped (evicted, timed out, or at the end).
+        package var datagrams = 0
+        package var datagramsDropped = 0
+    }
+
+    /// The framing a struct declares: its framer and the struct that reads one PDU.
+    package struct Framing: Sendable {
+        package var framer: PDUFramer
+        package var pduStructID: Int
+
+        package init(framer: PDUFramer, pduStructID: Int) {
+            self.framer = framer
+            self.pduStructID = pduStructID
+        }
+    }
+
+    private struct FlowKey: Hashable {
+        var low: Endpoint
+        var high: Endpoint
+        var isIPv6: Bool
+    }
+
+    private struct Chain {
+        var frame = -1
+        var offset = -1
+    }
+
+    private struct Flow {
+        var streams: [TCPStream]
+        var chains = [Chain(), Chain()]
+        var pduStructID: Int
+        var lastFrame: Int
+        /// Started by a heuristic struct (not by its port).
+        var isHeuristic: Bool
+        /// Per direction: framing stopped, so segments are no longer fed.
+        var ignored = [false, false]
+        var held = 0
+    }
+
+    package let options: Options
+    private let framings: [Framing?]
+    private let ipProtocolStructs: [Int: Int]
+    private var flows: [FlowKey: Flow] = [:]
+    /// Structs a heuristic (not a port) dispatches to, and the flows they started that are open.
+    private let heuristicStructs: Set<Int>
+    private var heuristicFlows = 0
+    private var heldBytes = 0
+    private var defragmenter: Defragmenter
+    private var streamStatistics = TCPStream.Statistics()
+    package private(set) var statistics = Statistics()
+
+    /// A reassembler for `schema`; `framing` gives each struct's declared framing, if any.
+    package init(schema: Schema, options: Options = Options(), framing: (StructType) -> Framing?) {
+        self.options = options
+        framings = schema.structs.map(framing)
+        var ipProtocolStructs: [Int: Int] = [:]
+        if let table = schema.dispatchTables.first(where: { $0.name == "ip.proto" }) {
+            for entry in table.lookupOrder.reversed() where entry.low >= 0 && entry.high <= 255 {
+                for key in entry.low...entry.high { ipProtocolStructs[Int(key)] = entry.structID }
+            }
+        }
+        self.ipProtocolStructs = ipProtocolStructs
+        var heuristicStructs = Set<Int>()
+        for table in schema.dispatchTables where table.name == "tcp.port" {
+            for entry in table.heuristics { heuristicStructs.insert(entry.structID) }
+        }
+        self.heuristicStructs = heuristicStructs
+        defragmenter = Defragmenter(limits: options.defragmenterLimits)
+    }
+
+    /// Whether `id` declares a framing: a segment dispatched to it starts or feeds a flow.
+    package func isFramed(_ id: Int) -> Bool { framings.indices.contains(id) && framings[id] != nil }
+
+    /// Takes what frame `frame` holds (its bytes `frameBytes`); appends the units it completed.
+    package func process(_ tap: TransportTap, frame: Int, frameBytes: ArraySlice<UInt8>, into units: inout [ReassembledUnit]) {
+        switch tap {
+        case .tcp(let segment):
+            guard options.tcp else { return }
+            process(segment, frame: frame, frameBytes: frameBytes, into: &units)
+        case .fragment(let fragment):
+            guard options.ip else { return }
+            process(fragment, frame: frame, frameBytes: frameBytes, into: &units)
+        }
+    }
+
+    private func process(_ segment: TCPSegmentTap, frame: Int, frameBytes: ArraySlice<UInt8>,
+                         into units: inout [ReassembledUnit]) {
+        // A segment its port did not send to a framed protocol belongs to no flow, unless a
+        // heuristic started one (then later segments, which no heuristic claims, still do), or it
+        // ends one.
+        guard segment.framedStructID >= 0 || heuristicFlows > 0 || segment.fin || segment.rst else { return }
+        let forward = segment.source < segment.destination
+        let key = FlowKey(low: forward ? segment.source : segment.destination,
+                          high: forward ? segment.destination : segment.source, isIPv6: segment.isIPv6)
+        let direction = forward ? 0 : 1
+        guard segment.payload.upperBound <= frameBytes.count else { return }
+        let payload = frameBytes[(frameBytes.startIndex + segment.payload.lowerBound)..<(frameBytes.startIndex + segment.payload.upperBound)]
+        let index: Dictionary<FlowKey, Flow>.Index
+        if let existing = flows.index(forKey: key) {
+            index = existing
+        } else {
+            // A flow starts with a segment whose payload (or SYN) its protocol frames.
+            guard segment.framedStructID >= 0, !payload.isEmpty || segment.syn,
+                  let framing = framings[segment.framedStructID] else { return }
+            let stream = TCPStream(framer: framing.framer, limits: options.streamLimits)
+            let heuristic = heuristicStructs.contains(segment.framedStructID)
+            if heuristic { heuristicFlows += 1 }
+            flows[key] = Flow(streams: [stream, stream], pduStructID: framing.pduStructID, lastFrame: frame,
+                              isHeuristic: heuristic)
+            statistics.flows += 1
+            guard let created = flows.index(forKey: key) else { return }
+            index = created
+        }
+        statistics.segments += 1
+        var ended = false
+        withFlow(at: index) { flow in
+            flow.lastFrame = frame
+            guard !flow.ignored[direction] || segment.rst else { return }
+            flow.chains[direction] = Chain(frame: frame, offset: segment.payload.lowerBound)
+            let before = flow.streams[direction].bufferedByteCount
+            var delivered = flow.streams[direction].receive(TCPSegment(
+                sequenceNumber: segment.sequenceNumber, syn: segment.syn, fin: segment.fin,
+                payload: payload, frame: frame, payloadOffset: segment.payload.lowerBound))
+            if segment.rst {
+                delivered += flow.streams[direction].finish()
+                let other = 1 - direction
+                let otherBefore = flow.streams[other].bufferedByteCount
+                let rest = flow.streams[other].finish()
+                account(&flow, change: flow.streams[other].bufferedByteCount - otherBefore)
+                take(rest, of: &flow, direction: other, into: &units)
+            }
+            account(&flow, change: flow.streams[direction].bufferedByteCount - before)
+            take(delivered, of: &flow, direction: direction, into: &units)
+            // Once the framer has given up on a direction (not this protocol, or it lost its
+            // place), its bytes are the frames' own business: it is not fed any more.
+            if flow.streams[direction].statistics.framingStopped != nil { flow.ignored[direction] = true }
+            ended = (0..<2).allSatisfy { flow.streams[$0].isFinished || flow.ignored[$0] }
+        }
+        if ended {
+            var flow = flows.remove(at: index).value
+            retire(&flow)
+        } else {
+            enforceCaps()
+        }
+    }
+
+    /// Runs `body` on the flow at `index`, in place.
+    private func withFlow(at index: Dictionary<FlowKey, Flow>.Index, _ body: (inout Flow) -> Void) {
+        body(&flows.values[index])
+    }
+
+    private func account(_ flow: inout Flow, change: Int) {
+        flow.held += change
+        heldBytes += change
+    }
+
+    private func take(_ delivered: [ReassembledPDU], of flow: inout Flow, direction: Int,
+                      into units: inout [ReassembledUnit]) {
+        for pdu in delivered where pdu.kind == .pdu {
+            statistics.pdus += 1
+            if pdu.isIncomplete { statistics.incompletePDUs += 1 }
+            var chain = flow.chains[direction]
+            let alone = pdu.provenance.count == 1 && !pdu.isIncomplete && !pdu.isOversized
+                && pdu.provenance[0].frame == chain.frame && pdu.provenance[0].frameOffset == chain.offset
+            if alone {
+                statistics.pdusInOneSegment += 1
+                chain.offset += pdu.length
+                flow.chains[direction] = chain
+                continue
+            }
+            flow.chains[direction] = Chain()
+            units.append(ReassembledUnit(
+                kind: .tcpPDU, structID: flow.pduStructID, bytes: pdu.bytes,
+                origin: ReassemblyOrigin(unit: "TCP PDU", completingFrame: pdu.completingFrame, length: pdu.length,
+                                         runs: pdu.provenance.map(ReassemblyOrigin.Run.init),
+                                         missing: pdu.missing, overlapConflict: pdu.overlapConflict,
+                                         declaredLength: pdu.isOversized ? pdu.declaredLength ?? pdu.length : nil)))
+        }
+    }
+
+    /// Folds a flow's counters into the totals when it ends.
+    private func retire(_ flow: inout Flow) {
+        if flow.isHeuristic { heuristicFlows -= 1 }
+        for stream in flow.streams {
+            statistics.conflictingBytes += stream.statistics.conflictingBytes
+        }
+        heldBytes -= flow.held
+        flow.held = 0
+    }
+
+    /// Evicts the flows idle longest, an eighth at a time, while a cap is passed.
+    private func enforceCaps() {
+        guard flows.count > options.maxFlows || heldBytes > options.maxBufferedBytes else { return }
+        let byAge = flows.sorted { $0.value.lastFrame < $1.value.lastFrame }
+        var evicted = 0
+        for (key, var flow) in byAge {
+            guard flows.count > options.maxFlows - options.maxFlows / 8 || heldBytes > options.maxBufferedBytes - options.maxBufferedBytes / 8
+            else { break }
+            flows[key] = nil
+            statistics.evictedBytes += flow.held
+            retire(&flow)
+            evicted += 1
+        }
+        statistics.evictedFlows += evicted
+    }
+
+    private func process(_ fragment: IPFragmentTap, frame: Int, frameBytes: ArraySlice<UInt8>,
+                         into units: inout [ReassembledUnit]) {
+        guard fragment.payload.upperBound <= frameBytes.count else { return }
+        let start = frameBytes.startIndex + fragment.payload.lowerBound
+        let key: Defragmenter.Key = fragment.isIPv6
+            ? .ipv6(source: fragment.source, destination: fragment.destination, identification: fragment.identification)
+            : .ipv4(source: fragment.source, destination: fragment.destination,
+                    identification: UInt16(truncatingIfNeeded: fragment.identification), protocolNumber: fragment.protocolNumber)
+        let outcome = defragmenter.add(Defragmenter.Fragment(
+            key: key, protocolNumber: fragment.protocolNumber, offset: fragment.offset,
+            moreFragments: fragment.moreFragments, bytes: Array(frameBytes[start..<(start + fragment.payload.count)]),
+            frame: frame, frameOffset: fragment.payload.lowerBound))
+        guard case .completed(let datagram) = outcome else { return }
+        statistics.datagrams += 1
+        units.append(ReassembledUnit(
+            kind: .datagram(isIPv6: fragment.isIPv6), structID: ipProtocolStructs[Int(datagram.protocolNumber)] ?? -1,
+            bytes: datagram.payload,
+            origin: ReassemblyOrigin(unit: fragment.isIPv6 ? "IPv6 datagram" : "IPv4 datagram",
+                                     completingFrame: frame, length: datagram.payload.count,
+                                     runs: datagram.provenance.map(ReassemblyOrigin.Run.init), missing: [],
+                                     overlapConflict: datagram.flags.contains(.overlapConflict), declaredLength: nil)))
+    }
+
+    /// Ends every stream (the capture ended): appends the PDUs still held, incomplete ones among them.
+    package func finish(into units: inout [ReassembledUnit]) {
+        for key in flows.keys.sorted(by: { ($0.low, $0.high) < ($1.low, $1.high) }) {
+            guard var flow = flows[key] else { continue }
+            for direction in 0..<2 {
+                flow.chains[direction] = Chain()
+                take(flow.streams[direction].finish(), of: &flow, direction: direction, into: &units)
+            }
+            retire(&flow)
+        }
+        flows.removeAll()
+        let pending = defragmenter.pendingCount
+        defragmenter.finish()
+        statistics.datagramsDropped = defragmenter.statistics.evictedByCap + defragmenter.statistics.evictedByTimeout + pending
+    }
+}
+
+extension ReassemblyOrigin.Run {
+    init(_ provenance: Provenance) {
+        self.init(frame: provenance.frame, frameOffset: provenance.frameOffset, offset: provenance.unitOffset,
+                  length: provenance.length)
+    }
+}

@@ -1,0 +1,282 @@
+import BinarySchema
+
+/// One end of a conversation: an IPv4 address (in the low 4 bytes of `low`) or an IPv6 address,
+/// and a port. Fixed width, so a flow's key hashes without touching the heap.
+package struct Endpoint: Hashable, Sendable, Comparable {
+    package var high: UInt64
+    package var low: UInt64
+    package var port: UInt16
+
+    package static func < (lhs: Endpoint, rhs: Endpoint) -> Bool {
+        (lhs.high, lhs.low, lhs.port) < (rhs.high, rhs.low, rhs.port)
+    }
+}
+
+/// What a frame gives reassembly, located in the frame's bytes: a TCP segment or an IP fragment.
+package enum TransportTap: Sendable {
+    case tcp(TCPSegmentTap)
+    case fragment(IPFragmentTap)
+}
+
+extension TransportTap {
+    /// Whether reassembly could do anything with it: a fragment, or a segment with bytes or a
+    /// SYN, FIN or RST (not a bare acknowledgment).
+    package var matters: Bool {
+        switch self {
+        case .fragment: return true
+        case .tcp(let segment): return !segment.payload.isEmpty || segment.syn || segment.fin || segment.rst
+        }
+    }
+}
+
+/// A TCP segment as its frame's dissection read it.
+package struct TCPSegmentTap: Sendable {
+    package var isIPv6: Bool
+    package var source: Endpoint
+    package var destination: Endpoint
+    package var sequenceNumber: UInt32
+    package var syn: Bool
+    package var fin: Bool
+    package var rst: Bool
+    /// The payload's bytes in the frame.
+    package var payload: Range<Int>
+    /// The struct the payload was dispatched to, when it declares how its PDUs are framed
+    /// (`@pdu`); -1 otherwise.
+    package var framedStructID: Int
+}
+
+/// An IPv4 or IPv6 fragment as its frame's dissection read it.
+package struct IPFragmentTap: Sendable {
+    package var isIPv6: Bool
+    package var source: [UInt8]
+    package var destination: [UInt8]
+    package var identification: UInt32
+    /// IPv4's protocol, or the fragment header's next header.
+    package var protocolNumber: UInt8
+    /// Where the fragment's data goes in the datagram, in bytes.
+    package var offset: Int
+    package var moreFragments: Bool
+    /// The fragment's data in the frame.
+    package var payload: Range<Int>
+}
+
+/// Finds the TCP segment or IP fragment in a dissection, by the bundled schemas' protocol names
+/// (`ip`, `ipv6`, `ipv6.fragment`, `tcp`) and Wireshark's field names: a schema set that names its
+/// IP and TCP layers so is reassembled, whatever else it describes. Cheap on frames with neither:
+/// a pass over the walk's struct records, not over every node.
+package struct TransportTapper: Sendable {
+    /// A struct's number and the slots of the fields named, in order (-1: no such field).
+    private struct Slots: Sendable {
+        var structID = -1
+        var slots: [Int]
+
+        init(_ type: StructType?, _ names: [String]) {
+            structID = type?.id ?? -1
+            slots = names.map { name in type?.fields.first { $0.name == name }?.slot ?? -1 }
+        }
+
+        subscript(_ position: Int) -> Int { slots[position] }
+    }
+
+    // Positions in each `Slots`.
+    private enum TCPField { static let payload = 0 }
+    private enum IPv4Field {
+        static let fragmentOffset = 0, flags = 1, identification = 2, protocolNumber = 3, source = 4, destination = 5,
+                   payload = 6
+    }
+    private enum IPv6Field { static let source = 0, destination = 1 }
+    private enum FragmentField { static let offset = 0, more = 1, identification = 2, next = 3 }
+
+    private let tcp: Slots
+    private let ipv4: Slots
+    private let ipv4MoreFragments: Slots
+    private let ipv6: Slots
+    private let ipv6Fragment: Slots
+    /// Per struct: whether it declares `@pdu`.
+    private let framed: [Bool]
+
+    /// A tapper for `schema`; `isFramed` says which structs declare their PDUs' framing.
+    package init(schema: Schema, isFramed: (StructType) -> Bool) {
+        // The layer itself, not a quoted copy of its header (an ICMP error's `tcp`): the struct
+        // a dispatch table or a link type leads to.
+        var registered = Set<Int>()
+        for table in schema.dispatchTables {
+            for entry in table.entries + table.heuristics { registered.insert(entry.structID) }
+        }
+        func named(_ abbreviation: String) -> StructType? {
+            let candidates = schema.structs.filter { $0.protocolAbbreviation == abbreviation }
+            return candidates.first { registered.contains($0.id) || !$0.linkTypes.isEmpty } ?? candidates.first
+        }
+        func fieldStruct(_ type: StructType?, _ name: String) -> StructType? {
+            guard let field = type?.fields.first(where: { $0.name == name }),
+                  case .structure(let id) = field.type, schema.structs.indices.contains(id)
+            else { return nil }
+            return schema.structs[id]
+        }
+        let tcpType = named("tcp")
+        let ipv4Type = named("ip")
+        tcp = Slots(tcpType, ["payload"])
+        ipv4 = Slots(ipv4Type, ["fragment_offset", "flags", "identification", "protocol", "src", "dst", "payload"])
+        ipv4MoreFragments = Slots(fieldStruct(ipv4Type, "flags"), ["mf"])
+        ipv6 = Slots(named("ipv6"), ["src", "dst"])
+        ipv6Fragment = Slots(named("ipv6.fragment"), ["offset", "more_fragments", "identification", "next_header"])
+        framed = schema.structs.map(isFramed)
+    }
+
+    /// Whether the schemas have a TCP or IP layer at all (else nothing is ever tapped).
+    package var isUseful: Bool { tcp.structID >= 0 || ipv4.structID >= 0 || ipv6Fragment.structID >= 0 }
+
+    /// The TCP segment (the innermost, in a tunnel) or IP fragment `dissection` holds, if any.
+    package func tap(_ dissection: Dissection) -> TransportTap? {
+        var tcpNode = -1
+        var fragment: IPFragmentTap?
+        let tcpID = Int32(truncatingIfNeeded: tcp.structID)
+        let ipv4ID = Int32(truncatingIfNeeded: ipv4.structID)
+        let fragmentID = Int32(truncatingIfNeeded: ipv6Fragment.structID)
+        // The first TCP header ends the search: TCP inside TCP is not a thing, and a fragment's
+        // payload is not read as TCP.
+        dissection.forEachStruct(numbered: tcpID, ipv4ID, fragmentID) { node, id in
+            if id == tcpID {
+                tcpNode = node
+                return false
+            }
+            if let found = fragmentTap(dissection, node) { fragment = found }
+            return true
+        }
+        // A fragment's TCP header (the first fragment's) is the datagram's, not a segment.
+        if let fragment { return .fragment(fragment) }
+        if tcpNode >= 0 { return segmentTap(dissection, tcpNode).map(TransportTap.tcp) }
+        return nil
+    }
+
+    private func value(_ dissection: Dissection, _ structNode: Int, _ slot: Int) -> Int64? {
+        guard slot >= 0, let node = dissection.fieldNode(ofStruct: structNode, slot: slot) else { return nil }
+        return dissection.integer(of: node)
+    }
+
+    private func segmentTap(_ dissection: Dissection, _ node: Int) -> TCPSegmentTap? {
+        // The fixed header is read from its bytes (ports, sequence number, data offset, flags at
+        // their RFC 9293 places), so a bare acknowledgment (most segments) costs a few loads.
+        let tcpNode = dissection.nodes[node]
+        let header = tcpNode.byteOffset
+        let bytes = dissection.bytes
+        guard tcpNode.bitStart & 7 == 0, header >= 0, header + 14 <= bytes.count else { return nil }
+        let flags = bytes[header + 13]
+        let (fin, syn, rst) = (flags & 0x01 != 0, flags & 0x02 != 0, flags & 0x04 != 0)
+        let start = header + Int(bytes[header + 12] >> 4) * 4
+        let end = min(header + tcpNode.byteLength, bytes.count)
+        guard start <= end, start < end || syn || fin || rst else { return nil }
+        func word(_ offset: Int, _ count: Int) -> Int {
+            (0..<count).reduce(0) { $0 << 8 | Int(bytes[header + offset + $1]) }
+        }
+        let sourcePort = word(0, 2)
+        let destinationPort = word(2, 2)
+        let sequence = word(4, 4)
+        guard let (isIPv6, source, destination) = addresses(dissection, above: node) else { return nil }
+        var framedStructID = -1
+        if tcp[TCPField.payload] >= 0, let payload = dissection.fieldNode(ofStruct: node, slot: tcp[TCPField.payload]),
+           case .structure(let id) = dissection.nodes[payload].kind, framed.indices.contains(Int(id)), framed[Int(id)] {
+            framedStructID = Int(id)
+        }
+        return TCPSegmentTap(
+            isIPv6: isIPv6,
+            source: Endpoint(high: source.high, low: source.low, port: UInt16(truncatingIfNeeded: sourcePort)),
+            destination: Endpoint(high: destination.high, low: destination.low,
+                                  port: UInt16(truncatingIfNeeded: destinationPort)),
+            sequenceNumber: UInt32(truncatingIfNeeded: sequence),
+            syn: syn, fin: fin, rst: rst, payload: start..<end, framedStructID: framedStructID)
+    }
+
+    /// The addresses of the nearest IPv4 or IPv6 header above `node`.
+    private func addresses(_ dissection: Dissection, above node: Int)
+        -> (isIPv6: Bool, source: (high: UInt64, low: UInt64), destination: (high: UInt64, low: UInt64))? {
+        var current = Int(dissection.nodes[node].parent)
+        while current >= 0 {
+            if case .structure(let id) = dissection.nodes[current].kind {
+                if Int(id) == ipv4.structID || Int(id) == ipv6.structID {
+                    let isIPv4 = Int(id) == ipv4.structID
+                    guard let source = addressBytes(dissection, current, isIPv4 ? ipv4[IPv4Field.source] : ipv6[IPv6Field.source]),
+                          let destination = addressBytes(dissection, current,
+                                                         isIPv4 ? ipv4[IPv4Field.destination] : ipv6[IPv6Field.destination])
+                    else { return nil }
+                    return (Int(id) == ipv6.structID, packed(source), packed(destination))
+                }
+            }
+            current = Int(dissection.nodes[current].parent)
+        }
+        return nil
+    }
+
+    private func addressBytes(_ dissection: Dissection, _ structNode: Int, _ slot: Int) -> ArraySlice<UInt8>? {
+        guard slot >= 0, let node = dissection.fieldNode(ofStruct: structNode, slot: slot) else { return nil }
+        let bytes = dissection.rawBytes(of: node)
+        return bytes.count == 4 || bytes.count == 16 ? bytes : nil
+    }
+
+    private func packed(_ bytes: ArraySlice<UInt8>) -> (high: UInt64, low: UInt64) {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for (position, byte) in bytes.enumerated() {
+            if position < bytes.count - 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
+        }
+        return (high, low)
+    }
+
+    private func fragmentTap(_ dissection: Dissection, _ node: Int) -> IPFragmentTap? {
+        guard case .structure(let id) = dissection.nodes[node].kind else { return nil }
+        if Int(id) == ipv4.structID {
+            // The flags and fragment offset share bytes 6-7 of the header: a whole datagram (MF
+            // clear, offset 0) is told at once, without looking its fields up.
+            let header = dissection.nodes[node].byteOffset
+            if header >= 0, header + 8 <= dissection.bytes.count,
+               dissection.bytes[header + 6] & 0x3F == 0, dissection.bytes[header + 7] == 0 { return nil }
+            guard let offset = value(dissection, node, ipv4[IPv4Field.fragmentOffset]),
+                  ipv4[IPv4Field.flags] >= 0, let flags = dissection.fieldNode(ofStruct: node, slot: ipv4[IPv4Field.flags]),
+                  let more = value(dissection, flags, ipv4MoreFragments[0]),
+                  offset != 0 || more != 0,
+                  let identification = value(dissection, node, ipv4[IPv4Field.identification]),
+                  let protocolNumber = value(dissection, node, ipv4[IPv4Field.protocolNumber]),
+                  let source = addressBytes(dissection, node, ipv4[IPv4Field.source]),
+                  let destination = addressBytes(dissection, node, ipv4[IPv4Field.destination]),
+                  let payload = payloadRange(dissection, node, ipv4[IPv4Field.payload])
+            else { return nil }
+            return IPFragmentTap(isIPv6: false, source: Array(source), destination: Array(destination),
+                                 identification: UInt32(truncatingIfNeeded: identification),
+                                 protocolNumber: UInt8(truncatingIfNeeded: protocolNumber), offset: Int(offset) * 8,
+                                 moreFragments: more != 0, payload: payload)
+        }
+        let header = dissection.nodes[node]
+        guard let offset = value(dissection, node, ipv6Fragment[FragmentField.offset]),
+              let more = value(dissection, node, ipv6Fragment[FragmentField.more]),
+              offset != 0 || more != 0,
+              let identification = value(dissection, node, ipv6Fragment[FragmentField.identification]),
+              let next = value(dissection, node, ipv6Fragment[FragmentField.next]),
+              let ip = enclosingIPv6(dissection, node),
+              let source = addressBytes(dissection, ip, ipv6[IPv6Field.source]),
+              let destination = addressBytes(dissection, ip, ipv6[IPv6Field.destination])
+        else { return nil }
+        // The fragment's data: after the 8-byte fragment header, to the end of the IPv6 payload.
+        let start = header.byteOffset + 8
+        let end = min(header.byteOffset + header.byteLength, dissection.bytes.count)
+        guard start <= end else { return nil }
+        return IPFragmentTap(isIPv6: true, source: Array(source), destination: Array(destination),
+                             identification: UInt32(truncatingIfNeeded: identification),
+                             protocolNumber: UInt8(truncatingIfNeeded: next), offset: Int(offset) * 8,
+                             moreFragments: more != 0, payload: start..<end)
+    }
+
+    private func enclosingIPv6(_ dissection: Dissection, _ node: Int) -> Int? {
+        var current = Int(dissection.nodes[node].parent)
+        while current >= 0 {
+            if case .structure(let id) = dissection.nodes[current].kind, Int(id) == ipv6.structID { return current }
+            current = Int(dissection.nodes[current].parent)
+        }
+        return nil
+    }
+
+    private func payloadRange(_ dissection: Dissection, _ structNode: Int, _ slot: Int) -> Range<Int>? {
+        guard slot >= 0, let node = dissection.fieldNode(ofStruct: structNode, slot: slot) else { return nil }
+        let range = dissection.rawByteRange(of: dissection.nodes[node])
+        return range
+    }
+}
