@@ -644,10 +644,10 @@ struct Checker {
         case .member(let base, _, _):
             // `EnumName.case` is a constant.
             if case .name(let typeName, _) = base, case .enumeration? = lookup(typeName, file: file)?.declaration { return true }
-            report(.unknownField, "\(message): '\(describe(syntax))'", at: syntax.location)
+            report(.unknownField, "\(message): '\(describe(syntax))'", at: Self.start(of: syntax))
             return false
         case .index:
-            report(.unknownField, "\(message): '\(describe(syntax))'", at: syntax.location)
+            report(.unknownField, "\(message): '\(describe(syntax))'", at: Self.start(of: syntax))
             return false
         case .unary(_, let operand, _):
             return checkStreamExpression(operand, file: file)
@@ -664,6 +664,14 @@ struct Checker {
             }
             let results = arguments.map { checkStreamExpression($0, file: file) }
             return !results.contains(false)
+        }
+    }
+
+    /// Where a path (`parent.x`, `a[1].b`) starts: its first name.
+    private static func start(of syntax: ExpressionSyntax) -> SchemaLocation {
+        switch syntax {
+        case .member(let base, _, _), .index(let base, _, _): return start(of: base)
+        default: return syntax.location
         }
     }
 
