@@ -424,6 +424,7 @@ struct Checker {
         var isOffsetBase = false
         var summaryFormat: String?
         var label: String?
+        var pduAttribute: AttributeSyntax?
         for attribute in syntax.attributes {
             switch attribute.name {
             case "protocol":
@@ -482,9 +483,15 @@ struct Checker {
                     report(.invalidValue, "@summary takes one string, with {field} placeholders, e.g. @summary(\"{src} > {dst}\")",
                            at: attribute.location)
                 }
+            case "pdu":
+                if pduAttribute != nil {
+                    report(.duplicateName, "'\(syntax.name)' already has a @pdu: a struct frames its stream one way", at: attribute.location)
+                } else {
+                    pduAttribute = attribute
+                }
             default:
                 report(.invalidValue,
-                       "unknown struct attribute '@\(attribute.name)' (known: @protocol, @linktype, @offset_base, @summary, @label)",
+                       "unknown struct attribute '@\(attribute.name)' (known: @protocol, @linktype, @offset_base, @summary, @label, @pdu)",
                        at: attribute.location)
             }
         }
@@ -523,9 +530,149 @@ struct Checker {
             structFields.append(field)
             fields.append(field)
         }
+        let pduFraming = pduAttribute.flatMap { checkPDUFraming($0, file: file) }
         return StructType(id: id, name: syntax.name, protocolAbbreviation: protocolAbbreviation, label: label, linkTypes: linkTypes,
                           isOffsetBase: isOffsetBase, summaryFormat: summaryFormat, fields: structFields,
-                          location: syntax.location)
+                          location: syntax.location, pduFraming: pduFraming)
+    }
+
+    // MARK: - PDU framing
+
+    /// `@pdu(PDUStruct, length: expression, accept: condition)` or `@pdu(PDUStruct, builtin)`:
+    /// how the PDUs of the protocol this struct reads are delimited in a TCP byte stream.
+    private mutating func checkPDUFraming(_ attribute: AttributeSyntax, file: Int) -> PDUFraming? {
+        let usage = "@pdu takes the struct that reads one PDU, then 'length: expression' (and optionally "
+            + "'accept: condition') or the name of a builtin framing (\(PDUFraming.builtinNames.joined(separator: ", ")))"
+        guard case .expression(let first)? = attribute.arguments.first else {
+            report(.invalidValue, usage, at: attribute.location)
+            return nil
+        }
+        guard case .name(let structName, let structLocation) = first else {
+            report(.invalidValue, usage, at: first.location)
+            return nil
+        }
+        var valid = true
+        var pduStructID: Int?
+        switch lookup(structName, file: file)?.declaration {
+        case .structure(let id)?:
+            if !structSyntax[id].syntax.parameters.isEmpty {
+                report(.invalidValue, "@pdu: '\(structName)' has parameters, and nothing would pass them to the struct that reads a PDU",
+                       at: structLocation)
+                valid = false
+            }
+            pduStructID = id
+        default:
+            report(.unknownType, "@pdu: no struct '\(structName)' to read a PDU with", at: structLocation)
+            valid = false
+        }
+        var builtin: String?
+        var lengthSyntax: ExpressionSyntax?
+        var acceptSyntax: ExpressionSyntax?
+        for argument in attribute.arguments.dropFirst() {
+            switch argument {
+            case .labeled("length", let expression, let location), .labeled("accept", let expression, let location):
+                let isLength: Bool
+                if case .labeled("length", _, _) = argument { isLength = true } else { isLength = false }
+                if (isLength ? lengthSyntax : acceptSyntax) != nil {
+                    report(.duplicateName, "@pdu has one '\(isLength ? "length" : "accept"):'", at: location)
+                    valid = false
+                } else if isLength {
+                    lengthSyntax = expression
+                } else {
+                    acceptSyntax = expression
+                }
+            case .labeled(let label, _, let location):
+                report(.invalidValue, "@pdu has no argument '\(label):' (known: length:, accept:)", at: location)
+                valid = false
+            case .expression(.name(let name, let location)):
+                if builtin != nil {
+                    report(.duplicateName, "@pdu names one builtin framing", at: location)
+                    valid = false
+                } else if PDUFraming.builtinNames.contains(name) {
+                    builtin = name
+                } else {
+                    report(.invalidValue, "@pdu: no builtin framing '\(name)' (known: \(PDUFraming.builtinNames.joined(separator: ", ")))",
+                           at: location)
+                    valid = false
+                }
+            case .expression(let expression):
+                report(.invalidValue, usage, at: expression.location)
+                valid = false
+            case .string(_, let location):
+                report(.invalidValue, usage, at: location)
+                valid = false
+            case .span(let low, _):
+                report(.invalidValue, usage, at: low.location)
+                valid = false
+            }
+        }
+        if builtin != nil, lengthSyntax != nil || acceptSyntax != nil {
+            report(.invalidValue, "@pdu: a builtin framing has no 'length:' or 'accept:'", at: attribute.location)
+            valid = false
+        }
+        if builtin == nil, lengthSyntax == nil, valid {
+            report(.invalidValue, "@pdu needs 'length: expression' (the PDU's length in bytes from its first, read with peek(i)), "
+                   + "or the name of a builtin framing", at: attribute.location)
+            valid = false
+        }
+        // No fields: the expressions read the stream's bytes at the PDU's start.
+        let scope = Scope(structID: -1, structName: "", file: file, allFieldNames: [])
+        var length: Program?
+        var accept: Program?
+        if let lengthSyntax, checkStreamExpression(lengthSyntax, file: file) {
+            length = compileProgram(lengthSyntax, scope: scope, expecting: .integer, role: "a @pdu length")
+        }
+        if let acceptSyntax, checkStreamExpression(acceptSyntax, file: file) {
+            accept = compileProgram(acceptSyntax, scope: scope, expecting: .boolean, role: "a @pdu accept condition")
+        }
+        if lengthSyntax != nil, length == nil { valid = false }
+        if acceptSyntax != nil, accept == nil { valid = false }
+        guard valid, let pduStructID else { return nil }
+        return PDUFraming(pduStructID: pduStructID, builtin: builtin, length: length, accept: accept)
+    }
+
+    /// Reports what a @pdu expression cannot read: it sees the stream's bytes (`peek(i)`,
+    /// `remaining()`, `zeros(n)`), not fields. Whether none was found.
+    private mutating func checkStreamExpression(_ syntax: ExpressionSyntax, file: Int) -> Bool {
+        let message = "a @pdu expression reads the stream's bytes at the PDU's start with peek(i), remaining() and zeros(n); it has no fields"
+        switch syntax {
+        case .integer, .boolean, .bytes, .enumCase:
+            return true
+        case .name(let name, let location):
+            report(.unknownField, "\(message): '\(name)'", at: location)
+            return false
+        case .member(let base, _, _):
+            // `EnumName.case` is a constant.
+            if case .name(let typeName, _) = base, case .enumeration? = lookup(typeName, file: file)?.declaration { return true }
+            report(.unknownField, "\(message): '\(describe(syntax))'", at: Self.start(of: syntax))
+            return false
+        case .index:
+            report(.unknownField, "\(message): '\(describe(syntax))'", at: Self.start(of: syntax))
+            return false
+        case .unary(_, let operand, _):
+            return checkStreamExpression(operand, file: file)
+        case .binary(_, let left, let right, _):
+            let leftValid = checkStreamExpression(left, file: file)
+            return checkStreamExpression(right, file: file) && leftValid
+        case .conditional(let condition, let whenTrue, let whenFalse, _):
+            let results = [condition, whenTrue, whenFalse].map { checkStreamExpression($0, file: file) }
+            return !results.contains(false)
+        case .call(let name, let arguments, let location):
+            if ["len", "has", "offset"].contains(name) {
+                report(.unknownField, "\(message): \(name)() is not available here", at: location)
+                return false
+            }
+            let results = arguments.map { checkStreamExpression($0, file: file) }
+            return !results.contains(false)
+        }
+    }
+
+    /// Where a path (`parent.x`, `a[1].b`) starts: its first name.
+    private static func start(of syntax: ExpressionSyntax) -> SchemaLocation {
+        switch syntax {
+        case .member(let base, _, _), .index(let base, _, _): return start(of: base)
+        default: return syntax.location
+        }
     }
 
     /// Each `{placeholder}` of a summary must start with one of the struct's field names; each
@@ -1754,6 +1901,9 @@ struct Checker {
             switch argument {
             case .string(_, let location):
                 report(.typeMismatch, "@checksum takes names, spans and calls, not strings", at: location)
+                valid = false
+            case .labeled(let label, _, let location):
+                report(.invalidValue, "@checksum takes no labeled argument '\(label):'", at: location)
                 valid = false
             case .span(let first, let last):
                 guard let low = slot(of: first, &self), let high = slot(of: last, &self) else {

@@ -35,6 +35,12 @@ package enum FuzzDictionary {
             entries.formUnion(terminators(of: field.type))
         }
         for structure in schema.structs {
+            // `@pdu` lengths and accept conditions: a marker or a content type starts a PDU.
+            for program in [structure.pduFraming?.length, structure.pduFraming?.accept].compactMap({ $0 }) {
+                for case .constant(let value) in program.operations where value > 1 {
+                    for width in widths(of: value) { entries.insert(encode(value, bytes: width, endianness: .big)) }
+                }
+            }
             for linkType in structure.linkTypes {
                 for width in [2, 4] {
                     entries.insert(encode(Int64(linkType), bytes: width, endianness: .little))
@@ -52,7 +58,7 @@ package enum FuzzDictionary {
         "u1", "u3", "u4", "u8", "u12", "u16", "u24", "u32", "u48", "u64", "i8", "i16", "i32", "i64",
         "u16le", "u32be", "f32", "f64", "bool", "varint", "zigzag", "bytes", "string", "cstring", "mac", "ipv4",
         "ipv6", "dns_name", "@protocol(\"", "@linktype(", "@summary(\"{", "@offset_base", "@size(", "@assert(",
-        "@display(\"{}\"", "@hex", "@dec", "@bin", "@flag", "@ascii", "@mac", "@ipv4", "@ipv6", "== ", " != ",
+        "@display(\"{}\"", "@pdu(", "length: ", "accept: ", "@hex", "@dec", "@bin", "@flag", "@ascii", "@mac", "@ipv4", "@ipv6", "== ", " != ",
         " <= ", " >= ", " && ", " || ", " << ", " >> ", "[..]", "[", "]", "{", "}", "(", ")", ":", ",", ".", "\"",
         "//", "/*", "*/", "0x", "0b", "table ", "register ", "dispatch ", "heuristic ", "override ", "...",
         "min(", "max(", "udp.port", "tcp.port", "ip.proto", "ethertype", "let ", " = ", "@little_endian(", "struct P(n: u8) ", "P(1)", "@at(", "@align(", ".last", "[0]",

@@ -89,9 +89,14 @@ public final class StructType: Sendable {
     public let fields: [Field]
     /// Where it was declared.
     public let location: SchemaLocation
+    /// `@pdu(...)`: how the PDUs of the protocol this struct reads (a struct a `tcp.port`
+    /// registration or heuristic names) are delimited in a reassembled byte stream; nil when the
+    /// schema does not say.
+    public let pduFraming: PDUFraming?
 
     init(id: Int, name: String, protocolAbbreviation: String?, label: String? = nil, linkTypes: [Int], isOffsetBase: Bool,
-         summaryFormat: String?, fields: [Field], location: SchemaLocation) {
+         summaryFormat: String?, fields: [Field], location: SchemaLocation, pduFraming: PDUFraming? = nil) {
+        self.pduFraming = pduFraming
         self.id = id
         self.name = name
         self.protocolAbbreviation = protocolAbbreviation

@@ -62,6 +62,8 @@ struct AttributeSyntax {
         case string(String, SchemaLocation)
         /// `first...last` (only in `@checksum`).
         case span(ExpressionSyntax, ExpressionSyntax)
+        /// `label: expression` (`@pdu(BGP, length: ...)`); the location is the label's.
+        case labeled(String, ExpressionSyntax, SchemaLocation)
     }
 
     let name: String

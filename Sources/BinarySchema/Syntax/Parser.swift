@@ -261,7 +261,13 @@ struct Parser {
                 while !current.isSymbol(")") {
                     // A string alone is an argument (`@protocol("ip")`); one that starts an expression is
                     // a literal in it (`@assert("GET" == method)`).
-                    if case .string(let text) = current.kind, position + 1 < tokens.count,
+                    if let label = current.identifier, position + 1 < tokens.count, tokens[position + 1].isSymbol(":") {
+                        // `length: expression`: no expression starts with a name and a colon.
+                        let labelLocation = location(of: current)
+                        advance()
+                        advance()
+                        arguments.append(.labeled(label, try parseExpression(), labelLocation))
+                    } else if case .string(let text) = current.kind, position + 1 < tokens.count,
                        tokens[position + 1].isSymbol(",") || tokens[position + 1].isSymbol(")") {
                         arguments.append(.string(text, location(of: current)))
                         advance()
