@@ -16,20 +16,61 @@ public enum PDUBoundary: Sendable, Hashable {
 /// Tells where PDUs end in a byte stream. The closure gets the held bytes from a PDU's start (index
 /// them from `startIndex`; at least one byte, at least as many as the last `.needMore` asked for) and
 /// must not trap on any input. Lengths it returns are PDU lengths counted from that start.
+///
+/// A framer that must scan (a text protocol looking for a delimiter) can be made resumable with
+/// `init(name:resumable:_:)`: it keeps a state between the calls on one PDU, so that each call
+/// examines only the bytes that arrived since the last, and framing a PDU costs O(its length)
+/// however many segments it arrives in. `TCPStream` keeps one `ResumeState` per PDU.
 public struct PDUFramer: Sendable {
+    /// What a resumable framer kept from its last call on the current PDU; opaque. A fresh value
+    /// starts a PDU. Resuming is valid only on the same PDU: the same start, the bytes given before
+    /// unchanged, maybe more after them.
+    public struct ResumeState: Sendable {
+        var value: (any Sendable)?
+        public init() {}
+        /// Bytes examined on this PDU, for framers that count them (tests and benchmarks).
+        var bytesExamined: Int { (value as? any CountsExaminedBytes)?.bytesExamined ?? 0 }
+    }
+
     /// A name for reports ("dns", "tls", ...).
     public var name: String
-    private let body: @Sendable (ArraySlice<UInt8>) -> PDUBoundary
+    private let step: @Sendable (inout ResumeState, ArraySlice<UInt8>) -> PDUBoundary
 
     public init(name: String, _ body: @escaping @Sendable (ArraySlice<UInt8>) -> PDUBoundary) {
         self.name = name
-        self.body = body
+        self.step = { _, bytes in body(bytes) }
     }
 
-    /// The boundary of the PDU at the start of `bytes`.
-    public func boundary(of bytes: ArraySlice<UInt8>) -> PDUBoundary {
-        body(bytes)
+    /// A framer that keeps a `State` across the calls on one PDU: `body` gets `initial` on a PDU's
+    /// first call, then what it left on the previous call, with the same bytes and maybe more.
+    public init<State: Sendable>(
+        name: String, resumable initial: State,
+        _ body: @escaping @Sendable (inout State, ArraySlice<UInt8>) -> PDUBoundary
+    ) {
+        self.name = name
+        self.step = { resume, bytes in
+            var state = (resume.value as? State) ?? initial
+            let boundary = body(&state, bytes)
+            resume.value = state
+            return boundary
+        }
     }
+
+    /// The boundary of the PDU at the start of `bytes`, from scratch.
+    public func boundary(of bytes: ArraySlice<UInt8>) -> PDUBoundary {
+        var fresh = ResumeState()
+        return step(&fresh, bytes)
+    }
+
+    /// The boundary of the PDU at the start of `bytes`, resuming from `state` (see `ResumeState`).
+    public func boundary(of bytes: ArraySlice<UInt8>, resuming state: inout ResumeState) -> PDUBoundary {
+        step(&state, bytes)
+    }
+}
+
+/// A framer state that counts the bytes its framer examined.
+protocol CountsExaminedBytes {
+    var bytesExamined: Int { get }
 }
 
 // MARK: - Ready framers
@@ -103,51 +144,99 @@ extension PDUFramer {
     /// Limits: one direction is framed alone, so a response to HEAD that carries a
     /// `Content-Length` is read as if a body followed; a stream that upgrades (101, CONNECT) is
     /// framed as HTTP until a message fails to parse, then delivered as continuation.
-    public static let http1 = PDUFramer(name: "http") { bytes in HTTPFraming.boundary(of: bytes) }
+    public static let http1 = PDUFramer(name: "http", resumable: HTTPFraming.State()) { state, bytes in
+        HTTPFraming.boundary(of: bytes, resuming: &state)
+    }
 }
 
-/// The HTTP/1.x framer's parsing, on offsets relative to the PDU's start.
+/// The HTTP/1.x framer's parsing. Offsets in `State` count from the PDU's start; the bytes are
+/// indexed from their slice's `startIndex`.
 enum HTTPFraming {
     static let cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
-    static func boundary(of slice: ArraySlice<UInt8>) -> PDUBoundary {
-        let bytes = Array(slice)
-        guard looksLikeStartLine(bytes) else { return .notAPDU }
-        guard let headEnd = find(crlfcrlf: bytes) else { return .needMore(atLeast: bytes.count + 1) }
-        let lines = headLines(bytes[0..<headEnd - 4])
+    /// Where the last call stopped on one PDU: each call examines only the bytes after it.
+    struct State: Sendable, CountsExaminedBytes {
+        enum Phase: Sendable {
+            /// Looking for CRLFCRLF; no candidate starts before `scanFrom`.
+            case head(scanFrom: Int)
+            /// A chunk size line starts at `line`; no CRLF ends before `scanFrom`.
+            case chunkLine(line: Int, scanFrom: Int)
+            /// A trailer line (or the final empty line) starts at `line`.
+            case trailerLine(line: Int, scanFrom: Int)
+        }
+        var phase = Phase.head(scanFrom: 0)
+        var bytesExamined = 0
+    }
+
+    static func boundary(of bytes: ArraySlice<UInt8>, resuming state: inout State) -> PDUBoundary {
+        switch state.phase {
+        case .head(let scanFrom):
+            if scanFrom < 20 {  // judged again until 20 bytes are there
+                state.bytesExamined += min(bytes.count, 20)
+                guard looksLikeStartLine(bytes) else { return .notAPDU }
+            }
+            guard let headEnd = find(crlfcrlf: bytes, from: scanFrom, &state) else {
+                return .needMore(atLeast: bytes.count + 1)
+            }
+            state.bytesExamined += headEnd
+            return head(bytes, headEnd: headEnd, &state)
+        case .chunkLine(let line, let scanFrom):
+            return chunks(bytes, line: line, scanFrom: scanFrom, &state)
+        case .trailerLine(let line, let scanFrom):
+            return trailers(bytes, line: line, scanFrom: scanFrom, &state)
+        }
+    }
+
+    /// Judges the head `bytes[..<headEnd]` (CRLFCRLF included); a chunked body goes on in `state`.
+    static func head(_ bytes: ArraySlice<UInt8>, headEnd: Int, _ state: inout State) -> PDUBoundary {
+        let lines = headLines(bytes[bytes.startIndex..<bytes.startIndex + headEnd - 4])
         guard let startLine = lines.first else { return .notAPDU }
         let isResponse = startLine.starts(with: Array("HTTP/".utf8))
+        if isResponse {
+            // RFC 9112 6.3: these end at the head whatever their fields say.
+            let status = decimal(startLine.dropFirst(9).prefix(3)) ?? 0
+            if (100...199).contains(status) || status == 204 || status == 304 { return .complete(length: headEnd) }
+        }
         var contentLength: Int?
-        var chunked = false
+        var codings: [String] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
             let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self).lowercased()
-            let value = trimmed(line[(colon + 1)...])
+            let value = line[(colon + 1)...]
             switch name {
             case "content-length":
-                guard let length = decimal(value) else { return .notAPDU }
-                if let contentLength, contentLength != length { return .notAPDU }
-                contentLength = length
+                // A list of one repeated value is that value (RFC 9110 8.6); differing values, in
+                // one field or several, make the framing invalid (RFC 9112 6.3).
+                for element in value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+                    guard let length = decimal(trimmed(element)) else { return .notAPDU }
+                    if let contentLength, contentLength != length { return .notAPDU }
+                    contentLength = length
+                }
             case "transfer-encoding":
-                chunked = chunked || String(decoding: value, as: UTF8.self).lowercased().contains("chunked")
+                codings += value.split(separator: UInt8(ascii: ",")).map {
+                    String(decoding: trimmed($0.prefix { $0 != UInt8(ascii: ";") }), as: UTF8.self).lowercased()
+                }.filter { !$0.isEmpty }
             default: break
             }
         }
-        if chunked { return chunkedBody(bytes, from: headEnd) }
+        if !codings.isEmpty {
+            // Transfer-Encoding overrides Content-Length. Chunked must be the final coding; else a
+            // response runs to the close, and a request cannot be framed (RFC 9112 6.3).
+            if codings.last == "chunked" {
+                state.phase = .chunkLine(line: headEnd, scanFrom: headEnd)
+                return chunks(bytes, line: headEnd, scanFrom: headEnd, &state)
+            }
+            return isResponse ? .untilEndOfStream : .notAPDU
+        }
         if let contentLength {
             let (total, overflow) = headEnd.addingReportingOverflow(contentLength)
             return overflow ? .notAPDU : .complete(length: total)
         }
-        if isResponse {
-            let status = decimal(startLine.dropFirst(9).prefix(3)) ?? 0
-            if (100...199).contains(status) || status == 204 || status == 304 { return .complete(length: headEnd) }
-            return .untilEndOfStream
-        }
-        return .complete(length: headEnd)
+        return isResponse ? .untilEndOfStream : .complete(length: headEnd)
     }
 
     /// A method token (upper-case letters, then a space) or `HTTP/`, judged on the bytes there.
-    static func looksLikeStartLine(_ bytes: [UInt8]) -> Bool {
+    static func looksLikeStartLine(_ bytes: ArraySlice<UInt8>) -> Bool {
         let version = Array("HTTP/".utf8)
         if bytes.count <= version.count, version.starts(with: bytes) { return true }
         if bytes.starts(with: version) { return true }
@@ -160,24 +249,40 @@ enum HTTPFraming {
         return bytes.count < 20
     }
 
-    /// The offset just after the first CRLFCRLF.
-    static func find(crlfcrlf bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4)
-        where bytes[index] == cr && bytes[index + 1] == lf && bytes[index + 2] == cr && bytes[index + 3] == lf {
-            return index + 4
+    /// The offset just after the first CRLFCRLF that starts at or after `from`; when there is none
+    /// yet, moves the head scan's resume point to the last candidate start not yet judged.
+    static func find(crlfcrlf bytes: ArraySlice<UInt8>, from: Int, _ state: inout State) -> Int? {
+        let base = bytes.startIndex
+        var index = from
+        while index + 4 <= bytes.count {
+            if bytes[base + index] == cr, bytes[base + index + 1] == lf, bytes[base + index + 2] == cr,
+                bytes[base + index + 3] == lf
+            {
+                state.bytesExamined += index + 4 - from
+                return index + 4
+            }
+            index += 1
         }
+        let next = max(from, bytes.count - 3)
+        state.bytesExamined += max(0, bytes.count - from)
+        state.phase = .head(scanFrom: next)
         return nil
     }
 
-    /// The offset of the first CRLF at or after `start`.
-    static func findCRLF(_ bytes: [UInt8], from start: Int) -> Int? {
-        var index = start
-        while index + 1 < bytes.count {
-            if bytes[index] == cr && bytes[index + 1] == lf { return index }
+    /// The offset of the first CRLF at or after `from`, or where to resume looking.
+    static func findCRLF(_ bytes: ArraySlice<UInt8>, from: Int, _ state: inout State) -> (found: Int?, resume: Int) {
+        let base = bytes.startIndex
+        var index = from
+        while index + 2 <= bytes.count {
+            if bytes[base + index] == cr, bytes[base + index + 1] == lf {
+                state.bytesExamined += index + 2 - from
+                return (index, index)
+            }
             index += 1
         }
-        return nil
+        let next = max(from, bytes.count - 1)
+        state.bytesExamined += max(0, bytes.count - from)
+        return (nil, next)
     }
 
     static func headLines(_ head: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
@@ -203,7 +308,7 @@ enum HTTPFraming {
         return value[first...last]
     }
 
-    /// Decimal digits only, overflow-checked.
+    /// Decimal digits only (leading zeros allowed), overflow-checked.
     static func decimal(_ digits: ArraySlice<UInt8>) -> Int? {
         guard !digits.isEmpty else { return nil }
         var value = 0
@@ -217,10 +322,13 @@ enum HTTPFraming {
         return value
     }
 
-    /// Hex digits (at most 15, so the value stays far from overflow), before any `;` extension.
+    /// Hex digits (leading zeros skipped, then at most 15, so the value stays far from overflow),
+    /// before any `;` chunk extension.
     static func chunkSize(_ line: ArraySlice<UInt8>) -> Int? {
         let digits = trimmed(line.prefix { $0 != UInt8(ascii: ";") })
-        guard !digits.isEmpty, digits.count <= 15 else { return nil }
+        guard !digits.isEmpty else { return nil }
+        let significant = digits.drop { $0 == UInt8(ascii: "0") }
+        guard significant.count <= 15 else { return nil }
         var value = 0
         for byte in digits {
             let digit: UInt8
@@ -235,27 +343,52 @@ enum HTTPFraming {
         return value
     }
 
-    /// Chunks from `start`: size line, data, CRLF; a zero size, then trailer lines to an empty one.
-    static func chunkedBody(_ bytes: [UInt8], from start: Int) -> PDUBoundary {
-        var position = start
+    /// Chunks from the size line at `line`: size line, data, CRLF; a zero size, then trailers.
+    static func chunks(_ bytes: ArraySlice<UInt8>, line: Int, scanFrom: Int, _ state: inout State) -> PDUBoundary {
+        var position = line
+        var scan = scanFrom
         while true {
-            guard let lineEnd = findCRLF(bytes, from: position) else { return .needMore(atLeast: bytes.count + 1) }
-            guard let size = chunkSize(bytes[position..<lineEnd]) else { return .notAPDU }
+            let (found, resume) = findCRLF(bytes, from: scan, &state)
+            guard let lineEnd = found else {
+                state.phase = .chunkLine(line: position, scanFrom: resume)
+                return .needMore(atLeast: bytes.count + 1)
+            }
+            guard let size = chunkSize(bytes[bytes.startIndex + position..<bytes.startIndex + lineEnd]) else {
+                return .notAPDU
+            }
             let dataStart = lineEnd + 2
             if size == 0 {
-                var trailer = dataStart
-                while true {
-                    guard let end = findCRLF(bytes, from: trailer) else { return .needMore(atLeast: bytes.count + 1) }
-                    if end == trailer { return .complete(length: end + 2) }
-                    trailer = end + 2
-                }
+                state.phase = .trailerLine(line: dataStart, scanFrom: dataStart)
+                return trailers(bytes, line: dataStart, scanFrom: dataStart, &state)
             }
             let (afterData, overflow1) = dataStart.addingReportingOverflow(size)
             let (next, overflow2) = afterData.addingReportingOverflow(2)
             guard !overflow1, !overflow2 else { return .notAPDU }
+            // The data is not examined: the next call comes once the CRLF after it is there.
+            state.phase = .chunkLine(line: position, scanFrom: lineEnd)
             guard next <= bytes.count else { return .needMore(atLeast: next) }
-            guard bytes[afterData] == cr, bytes[afterData + 1] == lf else { return .notAPDU }
+            state.bytesExamined += 2
+            guard bytes[bytes.startIndex + afterData] == cr, bytes[bytes.startIndex + afterData + 1] == lf else {
+                return .notAPDU
+            }
             position = next
+            scan = next
+        }
+    }
+
+    /// Trailer lines from `line` to an empty one, which ends the message.
+    static func trailers(_ bytes: ArraySlice<UInt8>, line: Int, scanFrom: Int, _ state: inout State) -> PDUBoundary {
+        var position = line
+        var scan = scanFrom
+        while true {
+            let (found, resume) = findCRLF(bytes, from: scan, &state)
+            guard let end = found else {
+                state.phase = .trailerLine(line: position, scanFrom: resume)
+                return .needMore(atLeast: bytes.count + 1)
+            }
+            if end == position { return .complete(length: end + 2) }
+            position = end + 2
+            scan = position
         }
     }
 }

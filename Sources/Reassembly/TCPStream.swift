@@ -136,6 +136,12 @@ public struct TCPStream: Sendable {
     private var needAtLeast = 1
     private var finOffset: Int?
     private var lastFrame = 0
+    /// The framer's state on the PDU at `framingStateStart` (a resumable framer resumes there).
+    private var framingState = PDUFramer.ResumeState()
+    private var framingStateStart = 0
+    private var bytesExaminedBefore = 0
+    /// Bytes the framer examined over the stream, for framers that count them (tests).
+    var framerBytesExamined: Int { bytesExaminedBefore + framingState.bytesExamined }
 
     public init(framer: PDUFramer, limits: Limits = .default) {
         self.framer = framer
@@ -337,7 +343,12 @@ public struct TCPStream: Sendable {
                     continue
                 }
                 guard available >= needAtLeast else { return }
-                switch framer.boundary(of: assembled[head...]) {
+                if framingStateStart != pduStart {
+                    bytesExaminedBefore += framingState.bytesExamined
+                    framingState = PDUFramer.ResumeState()
+                    framingStateStart = pduStart
+                }
+                switch framer.boundary(of: assembled[head...], resuming: &framingState) {
                 case .complete(let length):
                     if length > 0 { knownLength = length } else { stopFraming(.notAPDU) }
                 case .needMore(let atLeast):

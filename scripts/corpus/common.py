@@ -6,6 +6,9 @@ script again rewrites the same bytes.
 
     from common import write_capture
     write_capture("llc", 1, [frame_bytes, ...])        # link type 1: Ethernet
+
+write_reassembly_capture and, for a capture made elsewhere, write_oracle(name, path, REASSEMBLY_OPTIONS,
+REASSEMBLY) do the same into Corpus/reassembly with tshark's TCP reassembly and IP defragmentation on.
 """
 import os
 import struct
@@ -32,10 +35,16 @@ def write_pcap(path, linktype, frames, snaplen=262144):
             file.write(bytes(data))
 
 
-def write_oracle(name, path, tshark_options=()):
+# tshark's preferences for the oracles of Corpus/reassembly: TCP reassembly and IP defragmentation on.
+REASSEMBLY = os.path.join(ROOT, "Corpus", "reassembly")
+REASSEMBLY_OPTIONS = ("-o", "tcp.desegment_tcp_streams:TRUE", "-o", "ip.defragment:TRUE", "-o", "ipv6.defragment:TRUE")
+
+
+def write_oracle(name, path, tshark_options=(), directory=ORACLE):
     """tshark_options: preferences for the JSON dissection, e.g. ("-o", "tcp.desegment_tcp_streams:FALSE")
-    so that tshark reads each TCP segment alone, as dissect does."""
-    with open(os.path.join(ORACLE, name + ".json"), "w") as out:
+    so that tshark reads each TCP segment alone, as dissect does. directory: where <name>.json and
+    <name>.checksums.tsv go."""
+    with open(os.path.join(directory, name + ".json"), "w") as out:
         subprocess.run(["tshark", "-r", path, *tshark_options, "-T", "json", "-x", "--no-duplicate-keys"], stdout=out,
                        stderr=subprocess.DEVNULL, check=True)
     fields = []
@@ -45,7 +54,7 @@ def write_oracle(name, path, tshark_options=()):
                            "-o", "udp.check_checksum:TRUE", "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=;",
                            *fields], capture_output=True, text=True, check=True).stdout
     header = "capture\tframe\tip\tip.calculated\ttcp\ttcp.calculated\tudp\tudp.calculated\ticmp\ticmpv6\texpert\n"
-    with open(os.path.join(ORACLE, name + ".checksums.tsv"), "w") as out:
+    with open(os.path.join(directory, name + ".checksums.tsv"), "w") as out:
         out.write(header)
         for line in rows.splitlines():
             out.write(f"{os.path.basename(path)}\t{line}\n")
@@ -57,5 +66,16 @@ def write_capture(name, linktype, frames, tshark_options=()):
     path = os.path.join(CAPTURES, name + ".pcap")
     write_pcap(path, linktype, frames)
     write_oracle(name, path, tshark_options)
+    print(f"{path}: {len(frames)} frames")
+    return path
+
+
+def write_reassembly_capture(name, linktype, frames):
+    """Writes Corpus/reassembly/<name>.pcap and its oracle, made with reassembly on, beside it
+    (outside Corpus/captures, which the per-frame oracle test reads)."""
+    os.makedirs(REASSEMBLY, exist_ok=True)
+    path = os.path.join(REASSEMBLY, name + ".pcap")
+    write_pcap(path, linktype, frames)
+    write_oracle(name, path, REASSEMBLY_OPTIONS, REASSEMBLY)
     print(f"{path}: {len(frames)} frames")
     return path
