@@ -101,6 +101,8 @@ package final class CaptureReassembler {
     private let framings: [Framing?]
     private let ipProtocolStructs: [Int: Int]
     private var flows: [FlowKey: Flow] = [:]
+    /// SYNs of flows not started yet, per direction (bounded by ``Options/maxFlows``).
+    private var synSeen: [FlowKey: [UInt32?]] = [:]
     /// Structs a heuristic (not a port) dispatches to, and the flows they started that are open.
     private let heuristicStructs: Set<Int>
     private var heuristicFlows = 0
@@ -148,7 +150,7 @@ package final class CaptureReassembler {
         // A segment its port did not send to a framed protocol belongs to no flow, unless a
         // heuristic started one (then later segments, which no heuristic claims, still do), or it
         // ends one.
-        guard segment.framedStructID >= 0 || heuristicFlows > 0 || segment.fin || segment.rst else { return }
+        guard segment.framedStructID >= 0 || heuristicFlows > 0 || segment.syn || segment.fin || segment.rst else { return }
         let forward = segment.source < segment.destination
         let key = FlowKey(low: forward ? segment.source : segment.destination,
                           high: forward ? segment.destination : segment.source, isIPv6: segment.isIPv6)
@@ -158,14 +160,29 @@ package final class CaptureReassembler {
         let index: Dictionary<FlowKey, Flow>.Index
         if let existing = flows.index(forKey: key) {
             index = existing
+        } else if segment.syn && payload.isEmpty && segment.framedStructID < 0 {
+            // No payload, so no protocol yet: the SYN's sequence number is kept until the flow's
+            // first bytes show what it carries, so data that arrives out of order is placed.
+            if synSeen.count >= options.maxFlows { synSeen.removeAll(keepingCapacity: true) }
+            var sequences = synSeen[key] ?? [nil, nil]
+            sequences[direction] = segment.sequenceNumber
+            synSeen[key] = sequences
+            return
         } else {
             // A flow starts with a segment whose payload (or SYN) its protocol frames.
             guard segment.framedStructID >= 0, !payload.isEmpty || segment.syn,
                   let framing = framings[segment.framedStructID] else { return }
-            let stream = TCPStream(framer: framing.framer, limits: options.streamLimits)
+            var streams = [TCPStream](repeating: TCPStream(framer: framing.framer, limits: options.streamLimits), count: 2)
+            if let sequences = synSeen.removeValue(forKey: key) {
+                for side in 0..<2 {
+                    guard let sequence = sequences[side] else { continue }
+                    _ = streams[side].receive(TCPSegment(sequenceNumber: sequence, syn: true, payload: [],
+                                                         frame: frame, payloadOffset: 0))
+                }
+            }
             let heuristic = heuristicStructs.contains(segment.framedStructID)
             if heuristic { heuristicFlows += 1 }
-            flows[key] = Flow(streams: [stream, stream], pduStructID: framing.pduStructID, lastFrame: frame,
+            flows[key] = Flow(streams: streams, pduStructID: framing.pduStructID, lastFrame: frame,
                               isHeuristic: heuristic)
             statistics.flows += 1
             guard let created = flows.index(forKey: key) else { return }
@@ -298,6 +315,7 @@ package final class CaptureReassembler {
             retire(&flow)
         }
         flows.removeAll()
+        synSeen.removeAll()
         let pending = defragmenter.pendingCount
         defragmenter.finish()
         statistics.datagramsDropped = defragmenter.statistics.evictedByCap + defragmenter.statistics.evictedByTimeout + pending

@@ -1,19 +1,27 @@
 import BinarySchema
 import Reassembly
 
-/// The framing each struct declares for the PDUs of a byte stream.
+/// The framers the schemas' `@pdu` declarations describe.
 enum PDUFramings {
-    /// The framing `type` declares, if any.
+    /// The framing `type` declares with `@pdu`, if any: its builtin framer, or its `length:` and
+    /// `accept:` expressions evaluated over the stream's bytes.
     static func framing(of type: StructType, in schema: Schema) -> CaptureReassembler.Framing? {
+        guard let declared = type.pduFraming, schema.structs.indices.contains(declared.pduStructID) else { return nil }
         let framer: PDUFramer
-        switch type.name {
-        case "TLS", "TLSHelloSegment": framer = .tlsRecords
-        case "BGPSegment": framer = .bgp
-        case "DNSOverTCP": framer = .dnsOverTCP
-        case "MQTTSegment": framer = .mqtt
-        case "HTTPSegment", "HTTPByHeuristic": framer = .http1
-        default: return nil
+        switch declared.builtin {
+        case "http"?:
+            framer = .http1
+        case .some:
+            return nil
+        case nil:
+            framer = PDUFramer(name: type.protocolAbbreviation ?? type.name) { bytes in
+                switch bytes.withUnsafeBufferPointer(declared.boundary(of:)) {
+                case .needMore(let count): return .needMore(atLeast: count)
+                case .complete(let length): return .complete(length: length)
+                case .notAPDU: return .notAPDU
+                }
+            }
         }
-        return CaptureReassembler.Framing(framer: framer, pduStructID: type.id)
+        return CaptureReassembler.Framing(framer: framer, pduStructID: declared.pduStructID)
     }
 }
