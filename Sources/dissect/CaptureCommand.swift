@@ -42,6 +42,12 @@ struct CaptureCommand: ParsableCommand {
 
             Each frame starts with its number, capture time (UTC) and captured/original length.
 
+            TCP streams whose protocol declares its PDUs' framing (@pdu: TLS, HTTP/1.x, DNS, BGP, \
+            MQTT) and IP fragments are reassembled: a PDU or datagram is shown under the frame that \
+            completes it, with the frames and offsets its bytes came from; an incomplete one (a \
+            segment never captured) is marked so, never filled in. --no-tcp-reassembly and \
+            --no-defragment turn them off.
+
             Examples:
               dissect -r capture.pcapng                      every frame, a row per field
               dissect -r capture.pcap -f hex 'tcp port 443'  annotated hex dump of TLS traffic

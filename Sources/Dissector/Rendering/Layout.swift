@@ -349,7 +349,7 @@ extension FrameInfo {
             sink.append(byte: UInt8(ascii: "-"))
             sink.appendDecimal(piece.range.upperBound - 1)
             guard let run = piece.run else {
-                sink.append(style.error(" missing (never captured): the unit is dissected up to here"))
+                sink.append(style.error(" missing (not in the capture, or not read): the unit is dissected up to here"))
                 continue
             }
             sink.append(" from frame " as StaticString)
