@@ -325,13 +325,8 @@ extension FrameInfo {
         sink.appendDecimal(reassembly.completingFrame)
         sink.append(" · " as StaticString)
         sink.appendDecimal(reassembly.length)
-        sink.append(" bytes from frame" as StaticString)
-        let frames = reassembly.frames
-        if frames.count > 1 { sink.append(byte: UInt8(ascii: "s")) }
-        for (position, frame) in frames.enumerated() {
-            sink.append(position == 0 ? " " as StaticString : ", ")
-            sink.appendDecimal(frame)
-        }
+        sink.append(" bytes from " as StaticString)
+        reassembly.writeFrames(separator: ", ", into: &sink)
         let names = layout.dissection.schema.names
         for (position, layer) in layout.layers.enumerated() {
             guard case .structure(let structID) = layout.dissection.nodes[layer].kind else { continue }

@@ -51,3 +51,15 @@ public struct ReassemblyOrigin: Sendable, Hashable {
         return runs.map(\.frame).filter { seen.insert($0).inserted }
     }
 }
+
+extension ReassemblyOrigin {
+    /// `frame 3` or `frames 3, 4, 5` (with `separator` between the numbers).
+    func writeFrames(separator: StaticString, into sink: inout TextSink) {
+        let frames = self.frames
+        sink.append(frames.count > 1 ? "frames" as StaticString : "frame")
+        for (position, frame) in frames.enumerated() {
+            sink.append(position == 0 ? " " as StaticString : separator)
+            sink.appendDecimal(frame)
+        }
+    }
+}

@@ -33,13 +33,8 @@ public struct SummaryRenderer {
             // Under the frame that completed it: `  ↳ reassembled from frames 3, 4 · TLS …`.
             sink.append("  ↳ reassembled " as StaticString)
             sink.append(reassembly.unit)
-            sink.append(" from frame" as StaticString)
-            let frames = reassembly.frames
-            if frames.count > 1 { sink.append(byte: UInt8(ascii: "s")) }
-            for (position, number) in frames.enumerated() {
-                sink.append(position == 0 ? " " as StaticString : ",")
-                sink.appendDecimal(number)
-            }
+            sink.append(" from " as StaticString)
+            reassembly.writeFrames(separator: ",", into: &sink)
             if !reassembly.missing.isEmpty {
                 let missing = reassembly.missing.reduce(0) { $0 + $1.count }
                 sink.append(style.error(" [incomplete: \(missing) bytes missing]"))
