@@ -104,7 +104,7 @@ import Testing
             #expect(short.map(Self.layer) == dissection.cut?.layer,
                     "frame \(number + 1): tshark \(short ?? "whole"), ours \(dissection.cut.map(String.init(describing:)) ?? "whole")")
             var fields: [OracleField] = []
-            collect(layers, into: &fields)
+            Self.collect(layers, into: &fields)
             let paths = dissection.nodes.indices.map { dissection.path(of: $0) }
             for field in fields where !(Self.tsharkArtifacts[capture]?.contains(field.name) ?? false) {
                 guard let mapping = Self.mappings.first(where: { $0.tshark == field.name }) else { continue }
@@ -140,7 +140,7 @@ import Testing
             let packets = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
             for packet in packets {
                 var fields: [OracleField] = []
-                collect(((packet["_source"] as? [String: Any])?["layers"] as? [String: Any]) ?? [:], into: &fields)
+                Self.collect(((packet["_source"] as? [String: Any])?["layers"] as? [String: Any]) ?? [:], into: &fields)
                 seen.formUnion(fields.map(\.name))
             }
         }
@@ -150,11 +150,18 @@ import Testing
 
     private func compare(_ field: OracleField, _ mapping: Mapping, _ dissection: Dissection, _ paths: [String],
                          frame: Int) throws {
+        if let mismatch = Self.mismatch(field, mapping, dissection, paths) {
+            Issue.record("frame \(frame), \(field.name) at \(field.offset): \(mismatch)")
+        }
+    }
+
+    /// Why `dissection` does not hold tshark's `field` where tshark has it, with its bytes and
+    /// value (by `mapping`), or nil when it does.
+    static func mismatch(_ field: OracleField, _ mapping: Mapping, _ dissection: Dissection, _ paths: [String]) -> String? {
         let regexes = mapping.patterns.map(Self.regex)
         let candidates = dissection.nodes.indices.filter { index in
             regexes.contains { paths[index].wholeMatch(of: $0) != nil }
         }
-        let context = "frame \(frame), \(field.name) at \(field.offset)"
         let (bitStart, bitWidth) = Self.bits(of: field)
         let matches = candidates.filter { index in
             let node = dissection.nodes[index]
@@ -163,27 +170,26 @@ import Testing
             return node.byteOffset == field.offset
         }
         guard let index = matches.first else {
-            Issue.record("\(context): no \(mapping.patterns) there; candidates at \(candidates.map { dissection.nodes[$0].byteOffset })")
-            return
+            return "no \(mapping.patterns) there; candidates at \(candidates.map { dissection.nodes[$0].byteOffset })"
         }
         let node = dissection.nodes[index]
         if bitStart == nil, !node.isBitField {
-            #expect(node.byteLength == field.length, "\(context): length \(node.byteLength), tshark \(field.length)")
-            #expect(hex(dissection.rawBytes(of: index)) == field.hex, "\(context): raw bytes differ")
+            if node.byteLength != field.length { return "length \(node.byteLength), tshark \(field.length)" }
+            if hex(dissection.rawBytes(of: index)) != field.hex { return "raw bytes differ" }
         }
         switch mapping.comparison {
         case .integer, .scaled:
             let factor: Int64
             if case .scaled(let scale) = mapping.comparison { factor = scale } else { factor = 1 }
-            let expected = try #require(Self.integer(field.shown), "\(context): tshark value '\(field.shown)' is not a number")
-            let ours = try #require(dissection.integer(of: index), "\(context): ours has no integer value")
-            #expect(ours * factor == expected, "\(context): ours \(ours), tshark \(expected)")
+            guard let expected = Self.integer(field.shown) else { return "tshark value '\(field.shown)' is not a number" }
+            guard let ours = dissection.integer(of: index) else { return "ours has no integer value" }
+            return ours * factor == expected ? nil : "ours \(ours), tshark \(expected)"
         case .text:
             var ours = ValueFormatter.valueText(dissection, index)
             if ours.hasPrefix("\""), ours.hasSuffix("\""), ours.count >= 2 { ours = String(ours.dropFirst().dropLast()) }
-            #expect(ours == field.shown, "\(context): ours '\(ours)', tshark '\(field.shown)'")
+            return ours == field.shown ? nil : "ours '\(ours)', tshark '\(field.shown)'"
         case .position:
-            break
+            return nil
         }
     }
 
@@ -240,7 +246,7 @@ import Testing
         return (try? Regex(escaped)) ?? Regex(verbatim: pattern)
     }
 
-    private func collect(_ object: [String: Any], into fields: inout [OracleField]) {
+    static func collect(_ object: [String: Any], into fields: inout [OracleField]) {
         for (key, value) in object {
             if key.hasSuffix("_raw"), let raw = value as? [Any] {
                 let name = String(key.dropLast(4))

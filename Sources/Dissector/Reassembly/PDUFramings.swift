@@ -2,10 +2,10 @@ import BinarySchema
 import Reassembly
 
 /// The framers the schemas' `@pdu` declarations describe.
-enum PDUFramings {
+package enum PDUFramings {
     /// The framing `type` declares with `@pdu`, if any: its builtin framer, or its `length:` and
     /// `accept:` expressions evaluated over the stream's bytes.
-    static func framing(of type: StructType, in schema: Schema) -> CaptureReassembler.Framing? {
+    package static func framing(of type: StructType, in schema: Schema) -> CaptureReassembler.Framing? {
         guard let declared = type.pduFraming, schema.structs.indices.contains(declared.pduStructID) else { return nil }
         let framer: PDUFramer
         switch declared.builtin {
