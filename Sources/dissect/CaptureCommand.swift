@@ -269,7 +269,7 @@ struct CaptureCommand: ParsableCommand {
             }
             return FrameWorker(schema: schema, root: root, view: quiet ? nil : view.format, options: view.renderOptions,
                                symbols: symbols, checksums: try checksums.selection(for: schema),
-                               tapper: reassembling ? ReassemblyStage.tapper(for: schema) : nil)
+                               tapper: reassembling ? ReassemblyStage.tapper(for: schema, options: reassemblyOptions) : nil)
         }
     }
 

@@ -78,6 +78,28 @@ package final class CaptureReassembler {
         var low: Endpoint
         var high: Endpoint
         var isIPv6: Bool
+
+        /// One word fed to the hasher instead of seven: the lookup runs for most TCP segments.
+        func hash(into hasher: inout Hasher) {
+            var mix = low.low &* 0x9E37_79B9_7F4A_7C15 ^ high.low
+            mix = mix &* 0xBF58_476D_1CE4_E5B9 ^ (low.high ^ (high.high << 17 | high.high >> 47))
+            mix ^= UInt64(low.port) << 16 | UInt64(high.port) << 40 | (isIPv6 ? 1 : 0)
+            hasher.combine(mix)
+        }
+    }
+
+    /// The SYNs of a flow not started yet: each direction's sequence number, if seen.
+    private struct SYNs {
+        var sequences: (UInt32, UInt32) = (0, 0)
+        var seen: (Bool, Bool) = (false, false)
+
+        mutating func note(_ sequence: UInt32, direction: Int) {
+            if direction == 0 { (sequences.0, seen.0) = (sequence, true) } else { (sequences.1, seen.1) = (sequence, true) }
+        }
+
+        func sequence(direction: Int) -> UInt32? {
+            direction == 0 ? (seen.0 ? sequences.0 : nil) : (seen.1 ? sequences.1 : nil)
+        }
     }
 
     private struct Chain {
@@ -102,7 +124,7 @@ package final class CaptureReassembler {
     private let ipProtocolStructs: [Int: Int]
     private var flows: [FlowKey: Flow] = [:]
     /// SYNs of flows not started yet, per direction (bounded by ``Options/maxFlows``).
-    private var synSeen: [FlowKey: [UInt32?]] = [:]
+    private var synSeen: [FlowKey: SYNs] = [:]
     /// Structs a heuristic (not a port) dispatches to, and the flows they started that are open.
     private let heuristicStructs: Set<Int>
     private var heuristicFlows = 0
@@ -161,21 +183,20 @@ package final class CaptureReassembler {
         if let existing = flows.index(forKey: key) {
             index = existing
         } else if segment.syn && payload.isEmpty && segment.framedStructID < 0 {
+            guard segment.portFramed else { return }
             // No payload, so no protocol yet: the SYN's sequence number is kept until the flow's
             // first bytes show what it carries, so data that arrives out of order is placed.
             if synSeen.count >= options.maxFlows { synSeen.removeAll(keepingCapacity: true) }
-            var sequences = synSeen[key] ?? [nil, nil]
-            sequences[direction] = segment.sequenceNumber
-            synSeen[key] = sequences
+            synSeen[key, default: SYNs()].note(segment.sequenceNumber, direction: direction)
             return
         } else {
             // A flow starts with a segment whose payload (or SYN) its protocol frames.
             guard segment.framedStructID >= 0, !payload.isEmpty || segment.syn,
                   let framing = framings[segment.framedStructID] else { return }
             var streams = [TCPStream](repeating: TCPStream(framer: framing.framer, limits: options.streamLimits), count: 2)
-            if let sequences = synSeen.removeValue(forKey: key) {
+            if let syns = synSeen.removeValue(forKey: key) {
                 for side in 0..<2 {
-                    guard let sequence = sequences[side] else { continue }
+                    guard let sequence = syns.sequence(direction: side) else { continue }
                     _ = streams[side].receive(TCPSegment(sequenceNumber: sequence, syn: true, payload: [],
                                                          frame: frame, payloadOffset: 0))
                 }

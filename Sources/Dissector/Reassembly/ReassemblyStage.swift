@@ -31,8 +31,8 @@ package final class ReassemblyStage {
     }
 
     /// A tapper for frames dissected with `schema` (each worker its own copy of the same schemas).
-    package static func tapper(for schema: Schema) -> TransportTapper {
-        TransportTapper(schema: schema) { PDUFramings.framing(of: $0, in: schema) != nil }
+    package static func tapper(for schema: Schema, options: CaptureReassembler.Options = .init()) -> TransportTapper {
+        TransportTapper(schema: schema, segments: options.tcp) { PDUFramings.framing(of: $0, in: schema) != nil }
     }
 
     /// Takes frame `frame`'s tap; renders into ``output`` the units it completed.

@@ -43,6 +43,8 @@ package struct TCPSegmentTap: Sendable {
     /// The struct the payload was dispatched to, when it declares how its PDUs are framed
     /// (`@pdu`); -1 otherwise.
     package var framedStructID: Int
+    /// The payload is framed, or (a SYN, no payload yet) a port table sends a port to a framed struct.
+    package var portFramed: Bool
 }
 
 /// An IPv4 or IPv6 fragment as its frame's dissection read it.
@@ -64,7 +66,7 @@ package struct IPFragmentTap: Sendable {
 /// (`ip`, `ipv6`, `ipv6.fragment`, `tcp`) and Wireshark's field names: a schema set that names its
 /// IP and TCP layers so is reassembled, whatever else it describes. Cheap on frames with neither:
 /// a pass over the walk's struct records, not over every node.
-package struct TransportTapper: Sendable {
+package final class TransportTapper: Sendable {
     /// A struct's number and the slots of the fields named, in order (-1: no such field).
     private struct Slots: Sendable {
         var structID = -1
@@ -94,9 +96,16 @@ package struct TransportTapper: Sendable {
     private let ipv6Fragment: Slots
     /// Per struct: whether it declares `@pdu`.
     private let framed: [Bool]
+    /// Per struct: the slot of its field named `payload`, or -1 (the way down to the next layer).
+    private let payloadSlots: [Int]
+    /// Per TCP port: whether `tcp.port` sends it to a framed struct.
+    private let framedPorts: [Bool]
+    /// Whether TCP segments are tapped (off: fragments only).
+    private let segments: Bool
 
     /// A tapper for `schema`; `isFramed` says which structs declare their PDUs' framing.
-    package init(schema: Schema, isFramed: (StructType) -> Bool) {
+    package init(schema: Schema, segments: Bool = true, isFramed: (StructType) -> Bool) {
+        self.segments = segments
         // The layer itself, not a quoted copy of its header (an ICMP error's `tcp`): the struct
         // a dispatch table or a link type leads to.
         var registered = Set<Int>()
@@ -121,31 +130,64 @@ package struct TransportTapper: Sendable {
         ipv6 = Slots(named("ipv6"), ["src", "dst"])
         ipv6Fragment = Slots(named("ipv6.fragment"), ["offset", "more_fragments", "identification", "next_header"])
         framed = schema.structs.map(isFramed)
+        payloadSlots = schema.structs.map { type in type.fields.first { $0.name == "payload" }?.slot ?? -1 }
+        var framedPorts = [Bool](repeating: false, count: 65536)
+        for table in schema.dispatchTables where table.name == "tcp.port" {
+            for entry in table.entries where schema.structs.indices.contains(entry.structID)
+                && isFramed(schema.structs[entry.structID]) && entry.low <= 65535 && entry.high >= 0 {
+                for port in max(0, entry.low)...min(65535, entry.high) { framedPorts[Int(port)] = true }
+            }
+        }
+        self.framedPorts = framedPorts
     }
 
     /// Whether the schemas have a TCP or IP layer at all (else nothing is ever tapped).
     package var isUseful: Bool { tcp.structID >= 0 || ipv4.structID >= 0 || ipv6Fragment.structID >= 0 }
 
-    /// The TCP segment (the innermost, in a tunnel) or IP fragment `dissection` holds, if any.
+    /// The TCP segment or IP fragment `dissection` holds, if any: from the first IP layer down
+    /// through each layer's `payload` (tunnels included, a few levels deep), to the first TCP
+    /// header or fragment. A handful of lookups a frame; frames without IP cost one pass over
+    /// the walk's struct records.
     package func tap(_ dissection: Dissection) -> TransportTap? {
-        var tcpNode = -1
-        var fragment: IPFragmentTap?
         let tcpID = Int32(truncatingIfNeeded: tcp.structID)
         let ipv4ID = Int32(truncatingIfNeeded: ipv4.structID)
+        let ipv6ID = Int32(truncatingIfNeeded: ipv6.structID)
         let fragmentID = Int32(truncatingIfNeeded: ipv6Fragment.structID)
-        // The first TCP header ends the search: TCP inside TCP is not a thing, and a fragment's
-        // payload is not read as TCP.
-        dissection.forEachStruct(numbered: tcpID, ipv4ID, fragmentID) { node, id in
-            if id == tcpID {
-                tcpNode = node
+        // From the root down each layer's `payload` (Ethernet, VLAN, SLL… name it so); only
+        // when that does not reach IP in a few steps are the walk's struct records searched.
+        var node = 0
+        var descent = 0
+        while descent < 4 {
+            descent += 1
+            guard case .structure(let id) = dissection.nodes[node].kind else { node = -1; break }
+            if id == ipv4ID || id == ipv6ID || id == tcpID { break }
+            guard payloadSlots.indices.contains(Int(id)), payloadSlots[Int(id)] >= 0,
+                  let child = dissection.fieldNode(ofStruct: node, slot: payloadSlots[Int(id)])
+            else { node = -1; break }
+            node = child
+        }
+        if node < 0 || descent == 4 {
+            node = -1
+            dissection.forEachStruct(numbered: ipv4ID, ipv6ID, tcpID) { found, _ in
+                node = found
                 return false
             }
-            if let found = fragmentTap(dissection, node) { fragment = found }
-            return true
         }
-        // A fragment's TCP header (the first fragment's) is the datagram's, not a segment.
-        if let fragment { return .fragment(fragment) }
-        if tcpNode >= 0 { return segmentTap(dissection, tcpNode).map(TransportTap.tcp) }
+        var hops = 0
+        var ip = -1
+        while node >= 0, hops < 8 {
+            hops += 1
+            guard case .structure(let id) = dissection.nodes[node].kind else { return nil }
+            if id == tcpID {
+                return ip >= 0 && segments ? segmentTap(dissection, node, ip: ip).map(TransportTap.tcp) : nil
+            }
+            if id == ipv4ID || id == ipv6ID { ip = node }
+            if id == ipv4ID || id == fragmentID, let fragment = fragmentTap(dissection, node) { return .fragment(fragment) }
+            guard payloadSlots.indices.contains(Int(id)), payloadSlots[Int(id)] >= 0,
+                  let child = dissection.fieldNode(ofStruct: node, slot: payloadSlots[Int(id)])
+            else { return nil }
+            node = child
+        }
         return nil
     }
 
@@ -154,7 +196,7 @@ package struct TransportTapper: Sendable {
         return dissection.integer(of: node)
     }
 
-    private func segmentTap(_ dissection: Dissection, _ node: Int) -> TCPSegmentTap? {
+    private func segmentTap(_ dissection: Dissection, _ node: Int, ip: Int) -> TCPSegmentTap? {
         // The fixed header is read from its bytes (ports, sequence number, data offset, flags at
         // their RFC 9293 places), so a bare acknowledgment (most segments) costs a few loads.
         let tcpNode = dissection.nodes[node]
@@ -172,39 +214,40 @@ package struct TransportTapper: Sendable {
         let sourcePort = word(0, 2)
         let destinationPort = word(2, 2)
         let sequence = word(4, 4)
-        guard let (isIPv6, source, destination) = addresses(dissection, above: node) else { return nil }
+        guard let (isIPv6, source, destination) = addresses(dissection, ip) else { return nil }
         var framedStructID = -1
         if tcp[TCPField.payload] >= 0, let payload = dissection.fieldNode(ofStruct: node, slot: tcp[TCPField.payload]),
            case .structure(let id) = dissection.nodes[payload].kind, framed.indices.contains(Int(id)), framed[Int(id)] {
             framedStructID = Int(id)
         }
+        // A SYN carries no payload to dispatch: whether a port table sends either port to a
+        // framed protocol says whether its flow may be reassembled.
+        let portFramed = framedStructID >= 0
+            || (framedPorts.indices.contains(sourcePort) && framedPorts[sourcePort])
+            || (framedPorts.indices.contains(destinationPort) && framedPorts[destinationPort])
         return TCPSegmentTap(
             isIPv6: isIPv6,
             source: Endpoint(high: source.high, low: source.low, port: UInt16(truncatingIfNeeded: sourcePort)),
             destination: Endpoint(high: destination.high, low: destination.low,
                                   port: UInt16(truncatingIfNeeded: destinationPort)),
             sequenceNumber: UInt32(truncatingIfNeeded: sequence),
-            syn: syn, fin: fin, rst: rst, payload: start..<end, framedStructID: framedStructID)
+            syn: syn, fin: fin, rst: rst, payload: start..<end, framedStructID: framedStructID, portFramed: portFramed)
     }
 
-    /// The addresses of the nearest IPv4 or IPv6 header above `node`.
-    private func addresses(_ dissection: Dissection, above node: Int)
+    /// The addresses of the IPv4 or IPv6 header at node `ip`, from their RFC 791 / RFC 8200
+    /// places in its bytes.
+    private func addresses(_ dissection: Dissection, _ ip: Int)
         -> (isIPv6: Bool, source: (high: UInt64, low: UInt64), destination: (high: UInt64, low: UInt64))? {
-        var current = Int(dissection.nodes[node].parent)
-        while current >= 0 {
-            if case .structure(let id) = dissection.nodes[current].kind {
-                if Int(id) == ipv4.structID || Int(id) == ipv6.structID {
-                    let isIPv4 = Int(id) == ipv4.structID
-                    guard let source = addressBytes(dissection, current, isIPv4 ? ipv4[IPv4Field.source] : ipv6[IPv6Field.source]),
-                          let destination = addressBytes(dissection, current,
-                                                         isIPv4 ? ipv4[IPv4Field.destination] : ipv6[IPv6Field.destination])
-                    else { return nil }
-                    return (Int(id) == ipv6.structID, packed(source), packed(destination))
-                }
-            }
-            current = Int(dissection.nodes[current].parent)
-        }
-        return nil
+        guard case .structure(let id) = dissection.nodes[ip].kind else { return nil }
+        let header = dissection.nodes[ip].byteOffset
+        let isIPv6 = Int(id) == ipv6.structID
+        let (sourceAt, size) = isIPv6 ? (8, 16) : (12, 4)
+        let bytes = dissection.bytes
+        guard dissection.nodes[ip].bitStart & 7 == 0, header >= 0, header + sourceAt + 2 * size <= bytes.count
+        else { return nil }
+        let source = packed(bytes[(header + sourceAt)..<(header + sourceAt + size)])
+        let destination = packed(bytes[(header + sourceAt + size)..<(header + sourceAt + 2 * size)])
+        return (isIPv6, source, destination)
     }
 
     private func addressBytes(_ dissection: Dissection, _ structNode: Int, _ slot: Int) -> ArraySlice<UInt8>? {
