@@ -123,7 +123,9 @@ package final class CaptureReassembler {
     private let framings: [Framing?]
     private let ipProtocolStructs: [Int: Int]
     private var flows: [FlowKey: Flow] = [:]
-    /// SYNs of flows not started yet, per direction (bounded by ``Options/maxFlows``).
+    /// How many SYNs of flows not started yet are kept.
+    private static let recentSYNs = 1024
+    /// SYNs of flows not started yet, per direction (at most ``recentSYNs``).
     private var synSeen: [FlowKey: SYNs] = [:]
     /// Structs a heuristic (not a port) dispatches to, and the flows they started that are open.
     private let heuristicStructs: Set<Int>
@@ -186,7 +188,9 @@ package final class CaptureReassembler {
             guard segment.portFramed else { return }
             // No payload, so no protocol yet: the SYN's sequence number is kept until the flow's
             // first bytes show what it carries, so data that arrives out of order is placed.
-            if synSeen.count >= options.maxFlows { synSeen.removeAll(keepingCapacity: true) }
+            // Only recent SYNs matter (their data follows within a round trip): a small table,
+            // emptied when full, stays in cache.
+            if synSeen.count >= Self.recentSYNs { synSeen.removeAll(keepingCapacity: true) }
             synSeen[key, default: SYNs()].note(segment.sequenceNumber, direction: direction)
             return
         } else {
