@@ -134,6 +134,9 @@ package final class CaptureReassembler {
     private var defragmenter: Defragmenter
     private var streamStatistics = TCPStream.Statistics()
     package private(set) var statistics = Statistics()
+    /// Bytes all streams hold now, and the flows followed.
+    package var bufferedBytes: Int { heldBytes }
+    package var flowCount: Int { flows.count }
 
     /// A reassembler for `schema`; `framing` gives each struct's declared framing, if any.
     package init(schema: Schema, options: Options = Options(), framing: (StructType) -> Framing?) {

@@ -7,6 +7,12 @@ package struct Endpoint: Hashable, Sendable, Comparable {
     package var low: UInt64
     package var port: UInt16
 
+    package init(high: UInt64, low: UInt64, port: UInt16) {
+        self.high = high
+        self.low = low
+        self.port = port
+    }
+
     package static func < (lhs: Endpoint, rhs: Endpoint) -> Bool {
         (lhs.high, lhs.low, lhs.port) < (rhs.high, rhs.low, rhs.port)
     }
@@ -45,6 +51,20 @@ package struct TCPSegmentTap: Sendable {
     package var framedStructID: Int
     /// The payload is framed, or (a SYN, no payload yet) a port table sends a port to a framed struct.
     package var portFramed: Bool
+
+    package init(isIPv6: Bool, source: Endpoint, destination: Endpoint, sequenceNumber: UInt32, syn: Bool, fin: Bool,
+                 rst: Bool, payload: Range<Int>, framedStructID: Int, portFramed: Bool) {
+        self.isIPv6 = isIPv6
+        self.source = source
+        self.destination = destination
+        self.sequenceNumber = sequenceNumber
+        self.syn = syn
+        self.fin = fin
+        self.rst = rst
+        self.payload = payload
+        self.framedStructID = framedStructID
+        self.portFramed = portFramed
+    }
 }
 
 /// An IPv4 or IPv6 fragment as its frame's dissection read it.
