@@ -20,6 +20,7 @@ enum CaptureFileTarget {
         options.streamLimits = .init(maxBufferedBytes: 1 << 14, maxPDULength: 1 << 12, maxWindowAhead: 1 << 16,
                                      maxHeldSegments: 16)
         let tapper = ReassemblyStage.tapper(for: schema, options: options)
+        interpreter.noteStructs(tapper.structIDs)
         let reassembler = CaptureReassembler(schema: schema, options: options) { PDUFramings.framing(of: $0, in: schema) }
         var frames: [[UInt8]] = []
         var units: [ReassembledUnit] = []

@@ -549,6 +549,7 @@ final class FrameWorker: @unchecked Sendable {
         var walk = Interpreter.Options()
         walk.checksums = checksums
         interpreter = Interpreter(schema: schema, options: walk)
+        if let tapper { interpreter.noteStructs(tapper.structIDs) }
         self.root = root
         renderer = view.map { ViewRenderer(view: $0, options: options) }
         self.symbols = symbols

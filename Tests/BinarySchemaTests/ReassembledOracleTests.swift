@@ -22,6 +22,7 @@ import Testing
         let root = try #require(bundledSchema.rootStruct(forLinkType: pcap.linkType))
         var interpreter = Interpreter(schema: bundledSchema)
         let tapper = ReassemblyStage.tapper(for: bundledSchema)
+        interpreter.noteStructs(tapper.structIDs)
         let reassembler = CaptureReassembler(schema: bundledSchema) { PDUFramings.framing(of: $0, in: bundledSchema) }
         var compared = 0
         var matchedInUnits = 0

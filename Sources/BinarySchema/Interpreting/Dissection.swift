@@ -92,6 +92,8 @@ final class NodeStore {
     @exclusivity(unchecked) var texts: [String] = []
     /// The checksum fields verified after the walk, in node order.
     @exclusivity(unchecked) var checksumMarks = GrowableBuffer<ChecksumMark>(capacity: 4)
+    /// Nodes of the structs the interpreter notes (``Interpreter/noteStructs(_:)``), as dispatches chose them.
+    @exclusivity(unchecked) var notedNodes = GrowableBuffer<Int32>(capacity: 4)
     private let trailingPadding = CacheLinePadding()
 
     init(nodeCapacity: Int = 256) {
@@ -110,6 +112,7 @@ final class NodeStore {
         slots.removeAll()
         if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
         checksumMarks.removeAll()
+        notedNodes.removeAll()
     }
 
     /// What the store holds, to roll back to with ``rollBack(to:)``.
@@ -143,6 +146,7 @@ final class NodeStore {
         copy.slots.append(contentsOf: slots)
         copy.texts = texts
         copy.checksumMarks.append(contentsOf: checksumMarks)
+        copy.notedNodes.append(contentsOf: notedNodes)
         return copy
     }
 
@@ -403,17 +407,16 @@ public struct Dissection {
     /// the bytes its field could see.
     package var stopNode: Int { errorNode >= 0 ? errorNode : cutNode }
 
-    /// Calls `body` with the node and struct number of every struct numbered `a`, `b` or `c`, in
-    /// the order they were read, until it returns false: through the walk's struct records, a few
-    /// a frame, not through every node.
-    package func forEachStruct(numbered a: Int32, _ b: Int32, _ c: Int32, _ body: (_ node: Int, _ structID: Int32) -> Bool) {
+    /// Calls `body` with the node and struct number of each struct the interpreter noted
+    /// (``Interpreter/noteStructs(_:)``), in the order their dispatches chose them; a node a
+    /// rolled-back heuristic or a failed read left behind is skipped (its kind no longer matches).
+    package func forEachNotedStruct(_ body: (_ node: Int, _ structID: Int32) -> Void) {
         let store = state
-        let nodeCount = nodes.count
-        for index in 0..<store.frameCount {
-            let frame = store.frames[index]
-            let id = frame.structID
-            guard id == a || id == b || id == c, frame.node >= 0, Int(frame.node) < nodeCount else { continue }
-            if !body(Int(frame.node), id) { return }
+        let nodes = self.nodes.buffer
+        for index in 0..<store.notedNodes.count {
+            let node = Int(store.notedNodes[index])
+            guard node >= 0, node < nodes.count, case .structure(let id) = nodes[node].kind else { continue }
+            body(node, id)
         }
     }
 

@@ -86,6 +86,24 @@ public struct Interpreter {
     private struct Stop: Error {}
 
     /// An interpreter for `schema` with the limits of `options`.
+    /// Per plan type: a struct whose node a dispatch that chooses it notes
+    /// (``Dissection/forEachNotedStruct(_:)``); empty when none is.
+    private var notedTypes: [Bool] = []
+
+    /// Makes each walk note the nodes of structs `ids` that a dispatch table chose (`dispatch
+    /// ip.proto(...)` choosing TCP), and the root if it is one of them: a caller looking for a few
+    /// layers (reassembly: IP, TCP) finds them without searching. Only dispatches note, so the
+    /// walk's struct path is untouched.
+    package mutating func noteStructs(_ ids: Set<Int>) {
+        notedTypes = (0..<plan.types.count).map { index in
+            let type = plan.types[Int32(index)]
+            return type.kind == .structure && ids.contains(Int(type.target))
+        }
+        if !notedTypes.contains(true) { notedTypes = [] }
+        notedRoots = ids
+    }
+    private var notedRoots: Set<Int> = []
+
     public init(schema: Schema, options: Options = Options()) {
         self.schema = schema
         self.options = options
@@ -146,6 +164,7 @@ public struct Interpreter {
         // the optional error on every walk, the clean ones too.
         var errorNode: Int32 = -1
         do {
+            if !notedTypes.isEmpty, notedRoots.contains(root) { _ = state.notedNodes.append(0) }
             _ = try parseStruct(Int32(root), fieldID: -1, parent: -1, arrayIndex: -1)
             stopped = nil
         } catch {
@@ -533,7 +552,13 @@ public struct Interpreter {
             let key = try evaluate(plan.dispatchKeys[keyIndex], fieldID: fieldID, type: typeIndex, parent: parent,
                                    arrayIndex: arrayIndex)
             let chosen = plan.lookup(key, in: table)
-            if chosen >= 0 { return try parseValue(chosen, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex) }
+            if chosen >= 0 {
+                // The node a struct gets is the next one.
+                if !notedTypes.isEmpty, notedTypes.indices.contains(Int(chosen)), notedTypes[Int(chosen)] {
+                    _ = state.notedNodes.append(Int32(truncatingIfNeeded: state.nodeCount))
+                }
+                return try parseValue(chosen, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+            }
             keyIndex += 1
         }
         var heuristic = table.heuristicStart

@@ -314,8 +314,9 @@ package final class CaptureReassembler {
         guard fragment.payload.upperBound <= frameBytes.count else { return }
         let start = frameBytes.startIndex + fragment.payload.lowerBound
         let key: Defragmenter.Key = fragment.isIPv6
-            ? .ipv6(source: fragment.source, destination: fragment.destination, identification: fragment.identification)
-            : .ipv4(source: fragment.source, destination: fragment.destination,
+            ? .ipv6(source: Self.bytes(fragment.source, 16), destination: Self.bytes(fragment.destination, 16),
+                    identification: fragment.identification)
+            : .ipv4(source: Self.bytes(fragment.source, 4), destination: Self.bytes(fragment.destination, 4),
                     identification: UInt16(truncatingIfNeeded: fragment.identification), protocolNumber: fragment.protocolNumber)
         let outcome = defragmenter.add(Defragmenter.Fragment(
             key: key, protocolNumber: fragment.protocolNumber, offset: fragment.offset,
@@ -330,6 +331,15 @@ package final class CaptureReassembler {
                                      completingFrame: frame, length: datagram.payload.count,
                                      runs: datagram.provenance.map(ReassemblyOrigin.Run.init), missing: [],
                                      overlapConflict: datagram.flags.contains(.overlapConflict), declaredLength: nil)))
+    }
+
+    /// The last `count` bytes (4 or 16) of an address packed in `endpoint`, most significant first.
+    private static func bytes(_ endpoint: Endpoint, _ count: Int) -> [UInt8] {
+        (0..<count).map { position in
+            let fromEnd = count - 1 - position
+            let word = fromEnd < 8 ? endpoint.low : endpoint.high
+            return UInt8(truncatingIfNeeded: word >> (UInt64(fromEnd % 8) * 8))
+        }
     }
 
     /// Ends every stream (the capture ended): appends the PDUs still held, incomplete ones among them.

@@ -70,8 +70,9 @@ package struct TCPSegmentTap: Sendable {
 /// An IPv4 or IPv6 fragment as its frame's dissection read it.
 package struct IPFragmentTap: Sendable {
     package var isIPv6: Bool
-    package var source: [UInt8]
-    package var destination: [UInt8]
+    /// The addresses, packed as ``Endpoint`` packs them (no heap storage: a tap is plain data).
+    package var source: Endpoint
+    package var destination: Endpoint
     package var identification: UInt32
     /// IPv4's protocol, or the fragment header's next header.
     package var protocolNumber: UInt8
@@ -85,7 +86,7 @@ package struct IPFragmentTap: Sendable {
 /// Finds the TCP segment or IP fragment in a dissection, by the bundled schemas' protocol names
 /// (`ip`, `ipv6`, `ipv6.fragment`, `tcp`) and Wireshark's field names: a schema set that names its
 /// IP and TCP layers so is reassembled, whatever else it describes. Cheap on frames with neither:
-/// a pass over the walk's struct records, not over every node.
+/// the walk notes the nodes of those layers as dispatch tables choose them, so no node is searched.
 package final class TransportTapper: Sendable {
     /// A struct's number and the slots of the fields named, in order (-1: no such field).
     private struct Slots: Sendable {
@@ -116,8 +117,6 @@ package final class TransportTapper: Sendable {
     private let ipv6Fragment: Slots
     /// Per struct: whether it declares `@pdu`.
     private let framed: [Bool]
-    /// Per struct: the slot of its field named `payload`, or -1 (the way down to the next layer).
-    private let payloadSlots: [Int]
     /// Per TCP port: whether `tcp.port` sends it to a framed struct.
     private let framedPorts: [Bool]
     /// Whether TCP segments are tapped (off: fragments only).
@@ -150,7 +149,6 @@ package final class TransportTapper: Sendable {
         ipv6 = Slots(named("ipv6"), ["src", "dst"])
         ipv6Fragment = Slots(named("ipv6.fragment"), ["offset", "more_fragments", "identification", "next_header"])
         framed = schema.structs.map(isFramed)
-        payloadSlots = schema.structs.map { type in type.fields.first { $0.name == "payload" }?.slot ?? -1 }
         var framedPorts = [Bool](repeating: false, count: 65536)
         for table in schema.dispatchTables where table.name == "tcp.port" {
             for entry in table.entries where schema.structs.indices.contains(entry.structID)
@@ -164,51 +162,37 @@ package final class TransportTapper: Sendable {
     /// Whether the schemas have a TCP or IP layer at all (else nothing is ever tapped).
     package var isUseful: Bool { tcp.structID >= 0 || ipv4.structID >= 0 || ipv6Fragment.structID >= 0 }
 
-    /// The TCP segment or IP fragment `dissection` holds, if any: from the first IP layer down
-    /// through each layer's `payload` (tunnels included, a few levels deep), to the first TCP
-    /// header or fragment. A handful of lookups a frame; frames without IP cost one pass over
-    /// the walk's struct records.
+    /// The structs whose nodes ``tap(_:)`` reads: the interpreter must note them
+    /// (`Interpreter.noteStructs`), or nothing is found.
+    package var structIDs: Set<Int> {
+        Set([tcp.structID, ipv4.structID, ipv6.structID, ipv6Fragment.structID].filter { $0 >= 0 })
+    }
+
+    /// The TCP segment or IP fragment `dissection` holds, if any: the first fragment, else the
+    /// first TCP header, among the IP and TCP layers the walk noted as dispatch tables chose
+    /// them (tunnels included). No search: a frame without them costs a look at an empty list.
     package func tap(_ dissection: Dissection) -> TransportTap? {
         let tcpID = Int32(truncatingIfNeeded: tcp.structID)
         let ipv4ID = Int32(truncatingIfNeeded: ipv4.structID)
         let ipv6ID = Int32(truncatingIfNeeded: ipv6.structID)
         let fragmentID = Int32(truncatingIfNeeded: ipv6Fragment.structID)
-        // From the root down each layer's `payload` (Ethernet, VLAN, SLL… name it so); only
-        // when that does not reach IP in a few steps are the walk's struct records searched.
-        var node = 0
-        var descent = 0
-        while descent < 4 {
-            descent += 1
-            guard case .structure(let id) = dissection.nodes[node].kind else { node = -1; break }
-            if id == ipv4ID || id == ipv6ID || id == tcpID { break }
-            guard payloadSlots.indices.contains(Int(id)), payloadSlots[Int(id)] >= 0,
-                  let child = dissection.fieldNode(ofStruct: node, slot: payloadSlots[Int(id)])
-            else { node = -1; break }
-            node = child
-        }
-        if node < 0 || descent == 4 {
-            node = -1
-            dissection.forEachStruct(numbered: ipv4ID, ipv6ID, tcpID) { found, _ in
-                node = found
-                return false
-            }
-        }
-        var hops = 0
         var ip = -1
-        while node >= 0, hops < 8 {
-            hops += 1
-            guard case .structure(let id) = dissection.nodes[node].kind else { return nil }
-            if id == tcpID {
-                return ip >= 0 && segments ? segmentTap(dissection, node, ip: ip).map(TransportTap.tcp) : nil
-            }
+        var segment = -1
+        var segmentIP = -1
+        var fragment: IPFragmentTap?
+        dissection.forEachNotedStruct { node, id in
+            guard fragment == nil else { return }
             if id == ipv4ID || id == ipv6ID { ip = node }
-            if id == ipv4ID || id == fragmentID, let fragment = fragmentTap(dissection, node) { return .fragment(fragment) }
-            guard payloadSlots.indices.contains(Int(id)), payloadSlots[Int(id)] >= 0,
-                  let child = dissection.fieldNode(ofStruct: node, slot: payloadSlots[Int(id)])
-            else { return nil }
-            node = child
+            if id == ipv4ID || id == fragmentID {
+                if let found = fragmentTap(dissection, node) { fragment = found }
+            } else if id == tcpID, segment < 0 {
+                (segment, segmentIP) = (node, ip)
+            }
         }
-        return nil
+        // A fragment's TCP header (the first fragment's) is the datagram's, not a segment.
+        if let fragment { return .fragment(fragment) }
+        guard segments, segment >= 0, segmentIP >= 0 else { return nil }
+        return segmentTap(dissection, segment, ip: segmentIP).map(TransportTap.tcp)
     }
 
     private func value(_ dissection: Dissection, _ structNode: Int, _ slot: Int) -> Int64? {
@@ -276,6 +260,11 @@ package final class TransportTapper: Sendable {
         return bytes.count == 4 || bytes.count == 16 ? bytes : nil
     }
 
+    private func endpoint(_ bytes: ArraySlice<UInt8>) -> Endpoint {
+        let (high, low) = packed(bytes)
+        return Endpoint(high: high, low: low, port: 0)
+    }
+
     private func packed(_ bytes: ArraySlice<UInt8>) -> (high: UInt64, low: UInt64) {
         var high: UInt64 = 0
         var low: UInt64 = 0
@@ -303,7 +292,7 @@ package final class TransportTapper: Sendable {
                   let destination = addressBytes(dissection, node, ipv4[IPv4Field.destination]),
                   let payload = payloadRange(dissection, node, ipv4[IPv4Field.payload])
             else { return nil }
-            return IPFragmentTap(isIPv6: false, source: Array(source), destination: Array(destination),
+            return IPFragmentTap(isIPv6: false, source: endpoint(source), destination: endpoint(destination),
                                  identification: UInt32(truncatingIfNeeded: identification),
                                  protocolNumber: UInt8(truncatingIfNeeded: protocolNumber), offset: Int(offset) * 8,
                                  moreFragments: more != 0, payload: payload)
@@ -322,7 +311,7 @@ package final class TransportTapper: Sendable {
         let start = header.byteOffset + 8
         let end = min(header.byteOffset + header.byteLength, dissection.bytes.count)
         guard start <= end else { return nil }
-        return IPFragmentTap(isIPv6: true, source: Array(source), destination: Array(destination),
+        return IPFragmentTap(isIPv6: true, source: endpoint(source), destination: endpoint(destination),
                              identification: UInt32(truncatingIfNeeded: identification),
                              protocolNumber: UInt8(truncatingIfNeeded: next), offset: Int(offset) * 8,
                              moreFragments: more != 0, payload: start..<end)
