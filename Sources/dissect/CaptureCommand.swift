@@ -244,11 +244,12 @@ struct CaptureCommand: ParsableCommand {
         let symbols = quiet ? .unicode : view.symbols
         var reassembly: ReassemblyOutput?
         let requestedThreads = interface == nil ? threads ?? PacketPrinter.defaultThreads : 1
-        // One thread: the stage and the one worker run on it, and share one copy of the schemas.
+        // The stage shares the first worker's copy of the schemas: it touches them only to dissect
+        // a completed unit, so the two threads hardly contend for them, and loading costs 40 ms.
         var sharedSchema: Schema?
         if reassemblyOptions.tcp || reassemblyOptions.ip {
             let schema = try schemas.load()
-            if PacketPrinter.threadCount(requested: requestedThreads) == 1 { sharedSchema = schema }
+            sharedSchema = schema
             let stage = ReassemblyStage(schema: schema, options: reassemblyOptions, checksums: try checksums.selection(for: schema),
                                         view: quiet ? nil : view.format, renderOptions: view.renderOptions)
             reassembly = ReassemblyOutput(stage: stage, symbols: symbols)
@@ -256,6 +257,7 @@ struct CaptureCommand: ParsableCommand {
         let reassembling = reassembly != nil
         return try PacketPrinter(threads: requestedThreads, reassembly: reassembly) {
             let schema = try sharedSchema ?? schemas.load()
+            sharedSchema = nil
             var root = schema.rootStruct(forLinkType: capture.linkType)
             if root == nil {
                 if !noted {
@@ -570,8 +572,10 @@ final class FrameWorker: @unchecked Sendable {
                 packetBytes.removeAll(keepingCapacity: true)
                 packetBytes.append(contentsOf: UnsafeBufferPointer(rebasing: shareBytes[packet.range]))
                 // The dissection borrows the interpreter's working memory: nothing is copied or kept per packet.
+                var tap: TransportTap?
                 let outcome = interpreter.withDissection(of: packetBytes, root: root,
                                                          originalLength: packet.originalLength) { dissection in
+                    if let tapper { tap = tapper.tap(dissection) }
                     if let renderer {
                         let frame = FrameInfo(number: number,
                                               time: CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds),
@@ -579,7 +583,7 @@ final class FrameWorker: @unchecked Sendable {
                         renderer.render(dissection, frame: frame, into: &sink)
                     }
                     return (failed: dissection.error != nil, cut: dissection.cutNode >= 0,
-                            badChecksum: dissection.hasBadChecksum, tap: tapper?.tap(dissection))
+                            badChecksum: dissection.hasBadChecksum)
                 }
                 if outcome.failed { framesWithErrors += 1 }
                 if outcome.cut { framesCut += 1 }
@@ -589,7 +593,7 @@ final class FrameWorker: @unchecked Sendable {
                     // Frames with several lines each are separated by a blank line, as tshark -V does.
                     if view != .summary && view != .json { sink.newline() }
                 }
-                if let tap = outcome.tap, tap.matters {
+                if let tap, tap.matters {
                     // A summary's reassembled units go on the lines after the frame's; the other
                     // views' after the blank line that ends it.
                     let offset = renderer?.view == .summary || renderer?.view == .json ? sink.count - 1 : sink.count
