@@ -244,12 +244,13 @@ struct CaptureCommand: ParsableCommand {
         let symbols = quiet ? .unicode : view.symbols
         var reassembly: ReassemblyOutput?
         let requestedThreads = interface == nil ? threads ?? PacketPrinter.defaultThreads : 1
-        // The stage shares the first worker's copy of the schemas: it touches them only to dissect
-        // a completed unit, so the two threads hardly contend for them, and loading costs 40 ms.
+        // One thread: the stage and the one worker run on it, and share one copy of the schemas.
+        // With more, the stage (on the reading thread) has its own: its framers evaluate the
+        // schemas' programs, and two cores retaining one object contend for its cache line.
         var sharedSchema: Schema?
         if reassemblyOptions.tcp || reassemblyOptions.ip {
             let schema = try schemas.load()
-            sharedSchema = schema
+            if PacketPrinter.threadCount(requested: requestedThreads) == 1 { sharedSchema = schema }
             let stage = ReassemblyStage(schema: schema, options: reassemblyOptions, checksums: try checksums.selection(for: schema),
                                         view: quiet ? nil : view.format, renderOptions: view.renderOptions)
             reassembly = ReassemblyOutput(stage: stage, symbols: symbols)
