@@ -18,28 +18,8 @@ mkdir -p "$out"
 work=$(mktemp -d)
 A=dsx-a
 B=dsx-b
-pids=()
-
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  sleep 0.5
-  ip netns del $A 2>/dev/null || true
-  ip netns del $B 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-in_a() { ip netns exec $A "$@"; }
-in_b() { ip netns exec $B "$@"; }
-background_b() { ip netns exec $B "$@" >/dev/null 2>&1 & pids+=($!); }
-background_a() { ip netns exec $A "$@" >/dev/null 2>&1 & pids+=($!); }
-
-ip netns add $A
-ip netns add $B
-ip link add va netns $A type veth peer name vb netns $B
-in_a ip link set lo up
-in_b ip link set lo up
-in_a ip link set va address 02:00:00:00:00:0a
-in_b ip link set vb address 02:00:00:00:00:0b
+. scripts/corpus/namespaces.sh
+veth_pair va vb 02:00:00:00:00:0a 02:00:00:00:00:0b
 in_a ip addr add 10.9.0.1/24 dev va
 in_b ip addr add 10.9.0.2/24 dev vb
 in_a ip addr add fd00:9::1/64 dev va nodad

@@ -25,27 +25,8 @@ mkdir -p "$out"
 work=$(mktemp -d)
 A=dsr-a
 B=dsr-b
-pids=()
-
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  sleep 0.5
-  ip netns del $A 2>/dev/null || true
-  ip netns del $B 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-in_a() { ip netns exec $A "$@"; }
-in_b() { ip netns exec $B "$@"; }
-background_b() { ip netns exec $B "$@" >/dev/null 2>&1 & pids+=($!); }
-
-ip netns add $A
-ip netns add $B
-ip link add ra netns $A type veth peer name rb netns $B
-in_a ip link set lo up
-in_b ip link set lo up
-in_a ip link set ra address 02:00:00:00:01:0a
-in_b ip link set rb address 02:00:00:00:01:0b
+. scripts/corpus/namespaces.sh
+veth_pair ra rb 02:00:00:00:01:0a 02:00:00:00:01:0b
 in_a ip link set ra mtu 1500 gso_max_segs 1
 in_b ip link set rb mtu 1500 gso_max_segs 1
 in_a ip addr add 10.8.0.1/24 dev ra

@@ -66,8 +66,10 @@ extension EvaluationContext {
     func areZeros(_ count: Int64) throws(EvaluationFailure) -> Bool { throw .notAvailable }
 }
 
-/// The context of constant expressions in declarations: nothing to read.
-struct ConstantContext: EvaluationContext {
+/// A context with no fields: every field, constant and presence reads as not available.
+protocol FieldlessContext: EvaluationContext {}
+
+extension FieldlessContext {
     func slotValue(_ slot: Int32) -> Int64? { nil }
     func slotFailure(_ slot: Int32) -> EvaluationFailure { .notAvailable }
     func constant(_ index: Int32) -> Int64 { 0 }
@@ -76,6 +78,10 @@ struct ConstantContext: EvaluationContext {
     func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
     func slotPresence(_ slot: Int32) -> Bool? { nil }
     var presenceFailure: EvaluationFailure { .notAvailable }
+}
+
+/// The context of constant expressions in declarations: nothing to read.
+struct ConstantContext: FieldlessContext {
     var remainingBytes: Int64 { 0 }
     var currentOffset: Int64 { 0 }
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }

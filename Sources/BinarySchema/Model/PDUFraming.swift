@@ -59,17 +59,9 @@ public struct PDUFraming: Sendable {
 }
 
 /// The context of `@pdu` expressions: the stream's bytes from the PDU's start, and no fields.
-struct StreamBytesContext: EvaluationContext {
+struct StreamBytesContext: FieldlessContext {
     let bytes: UnsafeBufferPointer<UInt8>
 
-    func slotValue(_ slot: Int32) -> Int64? { nil }
-    func slotFailure(_ slot: Int32) -> EvaluationFailure { .notAvailable }
-    func constant(_ index: Int32) -> Int64 { 0 }
-    func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
-    func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
-    func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
-    func slotPresence(_ slot: Int32) -> Bool? { nil }
-    var presenceFailure: EvaluationFailure { .notAvailable }
     var remainingBytes: Int64 { Int64(bytes.count) }
     var currentOffset: Int64 { 0 }
 
