@@ -269,6 +269,11 @@ public struct TCPStream: Sendable {
         _ payload: ArraySlice<UInt8>, from start: Int, with existing: [UInt8], at existingIndex: Int, range: Range<Int>
     ) {
         statistics.duplicateBytes += range.count
+        // A retransmission almost always repeats the bytes: one comparison of the runs settles it.
+        let newFrom = payload.startIndex + (range.lowerBound - start)
+        if payload[newFrom..<(newFrom + range.count)].elementsEqual(existing[existingIndex..<(existingIndex + range.count)]) {
+            return
+        }
         var differing = 0
         var first: Int?
         var last = 0
