@@ -72,8 +72,8 @@ import Testing
     /// (tshark also lists a retransmitted copy, which adds no byte), to the same length; and
     /// dissect shows no multi-frame unit tshark does not have.
     @Test(arguments: [
-        ("tls-multisegment", "tls-multisegment"), ("http-large", "http-large"), ("dns-tcp-large", "dns-tcp-large"),
-        ("ip-fragments", "ip-fragments"), ("tcp-tricky", "tcp-tricky.out-of-order"),
+        ("tls-multisegment", "tls-multisegment"), ("tls-midstream", "tls-midstream"), ("http-large", "http-large"),
+        ("dns-tcp-large", "dns-tcp-large"), ("ip-fragments", "ip-fragments"), ("tcp-tricky", "tcp-tricky.out-of-order"),
     ])
     func unitsAgreeWithTshark(capture: String, oracle: String) throws {
         let root = CommandLineTests.repositoryRoot

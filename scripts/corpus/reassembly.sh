@@ -151,6 +151,12 @@ for source, name in [("tls", "tls-multisegment"), ("http", "http-large"), ("dns-
     shutil.copyfile(os.path.join(sys.argv[1], source + ".pcap"), path)
     write_oracle(name, path, REASSEMBLY_OPTIONS, REASSEMBLY)
 PY
-for name in tls-multisegment http-large dns-tcp-large ip-fragments; do
+# A capture that starts in the middle of the conversation (the certificate's second segment on):
+# framing must find its place again at a later segment.
+editcap -r "$out/tls-multisegment.pcap" "$out/tls-midstream.pcap" 9-27
+/usr/bin/python3 -c 'import sys; sys.path.insert(0, "scripts/corpus")
+from common import REASSEMBLY, REASSEMBLY_OPTIONS, write_oracle
+write_oracle("tls-midstream", REASSEMBLY + "/tls-midstream.pcap", REASSEMBLY_OPTIONS, REASSEMBLY)'
+for name in tls-multisegment tls-midstream http-large dns-tcp-large ip-fragments; do
   echo "$out/$name.pcap: $(tshark -r "$out/$name.pcap" 2>/dev/null | wc -l) frames"
 done

@@ -116,6 +116,8 @@ package final class CaptureReassembler {
         var isHeuristic: Bool
         /// Per direction: framing stopped, so segments are no longer fed.
         var ignored = [false, false]
+        /// Per direction: how often framing started again at a later segment.
+        var restarts = [0, 0]
         var held = 0
     }
 
@@ -123,6 +125,8 @@ package final class CaptureReassembler {
     private let framings: [Framing?]
     private let ipProtocolStructs: [Int: Int]
     private var flows: [FlowKey: Flow] = [:]
+    /// How often a direction whose bytes never started a PDU starts framing again at a later segment.
+    private static let restarts = 4
     /// How many SYNs of flows not started yet are kept.
     private static let recentSYNs = 1024
     /// SYNs of flows not started yet, per direction (at most ``recentSYNs``).
@@ -236,9 +240,20 @@ package final class CaptureReassembler {
             }
             account(&flow, change: flow.streams[direction].bufferedByteCount - before)
             take(delivered, of: &flow, direction: direction, into: &units)
-            // Once the framer has given up on a direction (not this protocol, or it lost its
-            // place), its bytes are the frames' own business: it is not fed any more.
-            if flow.streams[direction].statistics.framingStopped != nil { flow.ignored[direction] = true }
+            // A direction whose first bytes do not start a PDU was most likely captured from the
+            // middle of one (the capture began mid-conversation): framing starts again at the
+            // next segment, a few times, as tshark tries each segment. Once the framer has given
+            // up after a PDU, or too often, the bytes are the frames' own business.
+            if flow.streams[direction].statistics.framingStopped != nil {
+                if flow.streams[direction].statistics.pdus == 0 && flow.restarts[direction] < Self.restarts {
+                    flow.restarts[direction] += 1
+                    account(&flow, change: -flow.streams[direction].bufferedByteCount)
+                    flow.streams[direction] = TCPStream(framer: flow.streams[direction].framer, limits: options.streamLimits)
+                    flow.chains[direction] = Chain()
+                } else {
+                    flow.ignored[direction] = true
+                }
+            }
             ended = (0..<2).allSatisfy { flow.streams[$0].isFinished || flow.ignored[$0] }
         }
         if ended {
