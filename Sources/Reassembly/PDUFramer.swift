@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a framer tells a `TCPStream` about the bytes at the start of a PDU.
 public enum PDUBoundary: Sendable, Hashable {
     /// The bytes given are not enough to tell the PDU's length: call again once at least this many
@@ -142,10 +144,42 @@ extension PDUFramer {
     /// method token or `HTTP/` are `.notAPDU`.
     ///
     /// Limits: one direction is framed alone, so a response to HEAD that carries a
-    /// `Content-Length` is read as if a body followed; a stream that upgrades (101, CONNECT) is
-    /// framed as HTTP until a message fails to parse, then delivered as continuation.
+    /// `Content-Length` is read as if a body followed (``http1Conversation()`` frames both
+    /// directions together); a stream that upgrades (101, CONNECT) is framed as HTTP until a
+    /// message fails to parse, then delivered as continuation.
     public static let http1 = PDUFramer(name: "http", resumable: HTTPFraming.State()) { state, bytes in
         HTTPFraming.boundary(of: bytes, resuming: &state)
+    }
+
+    /// The two directions of one HTTP/1.x connection, framed as ``http1`` but sharing what a
+    /// request says of its response: a response to HEAD ends at its head, whatever its
+    /// `Content-Length` (RFC 9110 9.3.2). Requests are taken in the order they are framed, and
+    /// each final (not 1xx) response answers the oldest.
+    public static func http1Conversation() -> (PDUFramer, PDUFramer) {
+        let conversation = HTTPConversation()
+        let framer = PDUFramer(name: "http", resumable: HTTPFraming.State()) { state, bytes in
+            HTTPFraming.boundary(of: bytes, resuming: &state, conversation: conversation)
+        }
+        return (framer, framer)
+    }
+}
+
+/// The requests of one HTTP/1.x connection awaiting their responses: whether each was a HEAD.
+final class HTTPConversation: Sendable {
+    private let awaiting = Mutex<[Bool]>([])
+
+    /// A request was framed.
+    func request(isHead: Bool) {
+        awaiting.withLock { awaiting in
+            // A pipelining client or a lost response: the count stays bounded.
+            if awaiting.count >= 64 { awaiting.removeFirst() }
+            awaiting.append(isHead)
+        }
+    }
+
+    /// A final response was framed: whether it answers a HEAD (and so has no body).
+    func answersHead() -> Bool {
+        awaiting.withLock { awaiting in awaiting.isEmpty ? false : awaiting.removeFirst() }
     }
 }
 
@@ -168,7 +202,8 @@ enum HTTPFraming {
         var bytesExamined = 0
     }
 
-    static func boundary(of bytes: ArraySlice<UInt8>, resuming state: inout State) -> PDUBoundary {
+    static func boundary(of bytes: ArraySlice<UInt8>, resuming state: inout State,
+                         conversation: HTTPConversation? = nil) -> PDUBoundary {
         switch state.phase {
         case .head(let scanFrom):
             if scanFrom < 20 {  // judged again until 20 bytes are there
@@ -179,7 +214,7 @@ enum HTTPFraming {
                 return .needMore(atLeast: bytes.count + 1)
             }
             state.bytesExamined += headEnd
-            return head(bytes, headEnd: headEnd, &state)
+            return head(bytes, headEnd: headEnd, &state, conversation: conversation)
         case .chunkLine(let line, let scanFrom):
             return chunks(bytes, line: line, scanFrom: scanFrom, &state)
         case .trailerLine(let line, let scanFrom):
@@ -188,14 +223,19 @@ enum HTTPFraming {
     }
 
     /// Judges the head `bytes[..<headEnd]` (CRLFCRLF included); a chunked body goes on in `state`.
-    static func head(_ bytes: ArraySlice<UInt8>, headEnd: Int, _ state: inout State) -> PDUBoundary {
+    static func head(_ bytes: ArraySlice<UInt8>, headEnd: Int, _ state: inout State,
+                     conversation: HTTPConversation? = nil) -> PDUBoundary {
         let lines = headLines(bytes[bytes.startIndex..<bytes.startIndex + headEnd - 4])
         guard let startLine = lines.first else { return .notAPDU }
         let isResponse = startLine.starts(with: Array("HTTP/".utf8))
         if isResponse {
             // RFC 9112 6.3: these end at the head whatever their fields say.
             let status = decimal(startLine.dropFirst(9).prefix(3)) ?? 0
-            if (100...199).contains(status) || status == 204 || status == 304 { return .complete(length: headEnd) }
+            if (100...199).contains(status) { return .complete(length: headEnd) }
+            let answersHead = conversation?.answersHead() ?? false
+            if answersHead || status == 204 || status == 304 { return .complete(length: headEnd) }
+        } else {
+            conversation?.request(isHead: startLine.starts(with: Array("HEAD ".utf8)))
         }
         var contentLength: Int?
         var codings: [String] = []

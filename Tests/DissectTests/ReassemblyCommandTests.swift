@@ -178,6 +178,13 @@ import Testing
         }
     }
 
+    /// http.pcap's third connection is a HEAD whose response carries a Content-Length: framed
+    /// with its request, it ends at its head, not as an incomplete message waiting for a body.
+    @Test func aResponseToHeadIsNotLeftWaitingForABody() throws {
+        let quiet = try run(["-r", "Corpus/captures/http.pcap", "-q"])
+        #expect(quiet.error.hasSuffix("; 3 PDUs reassembled from several segments\n"), "\(quiet.error)")
+    }
+
     /// Each flag turns its reassembly off: the frames alone, as before.
     @Test func flagsTurnEachOff() throws {
         let tcpOff = try run(["-r", "Corpus/reassembly/tcp-tricky.pcap", "-f", "summary", "--no-tcp-reassembly"])

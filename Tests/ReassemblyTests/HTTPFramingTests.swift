@@ -104,4 +104,32 @@ struct HTTPFramingTests {
         let notModified = "HTTP/1.1 304 Not Modified\r\nContent-Length: 20\r\n\r\n"
         #expect(framed(notModified) == .complete(length: notModified.utf8.count))
     }
+
+    /// A response to HEAD has no body whatever its Content-Length (RFC 9110 9.3.2): the two
+    /// directions of a conversation share what each request was, and each final response answers
+    /// the oldest request. Framed alone (`http1`), the same response waits for 100 body bytes.
+    @Test func aResponseToHeadEndsAtItsHeadWhenBothDirectionsAreFramedTogether() {
+        let (requests, responses) = PDUFramer.http1Conversation()
+        var client = TCPStream(framer: requests)
+        var server = TCPStream(framer: responses)
+        let head = bytes("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n")
+        let continueHead = bytes("HTTP/1.1 100 Continue\r\n\r\n")
+        var sequence: UInt32 = 1
+        func send(_ stream: inout TCPStream, _ payload: [UInt8], frame: Int, at offset: inout UInt32) -> [ReassembledPDU] {
+            defer { offset &+= UInt32(payload.count) }
+            return stream.receive(TCPSegment(sequenceNumber: offset, payload: payload, frame: frame, payloadOffset: 0))
+        }
+        var clientOffset: UInt32 = 1
+        #expect(send(&client, bytes("HEAD / HTTP/1.1\r\nHost: a\r\n\r\n"), frame: 1, at: &clientOffset).count == 1)
+        #expect(send(&client, bytes("GET / HTTP/1.1\r\nHost: a\r\n\r\n"), frame: 2, at: &clientOffset).count == 1)
+        // A 1xx answers nothing; the HEAD's response ends at its head; the GET's waits for its body.
+        #expect(send(&server, continueHead, frame: 3, at: &sequence).map(\.length) == [continueHead.count])
+        #expect(send(&server, head, frame: 4, at: &sequence).map(\.length) == [head.count])
+        #expect(send(&server, head, frame: 5, at: &sequence).isEmpty)
+        #expect(send(&server, [UInt8](repeating: 0x61, count: 100), frame: 6, at: &sequence).map(\.length) == [head.count + 100])
+
+        var alone = TCPStream(framer: .http1)
+        var aloneOffset: UInt32 = 1
+        #expect(send(&alone, head, frame: 1, at: &aloneOffset).isEmpty)
+    }
 }

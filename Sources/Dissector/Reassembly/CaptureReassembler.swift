@@ -63,13 +63,19 @@ package final class CaptureReassembler {
         package var datagramsDropped = 0
     }
 
-    /// The framing a struct declares: its framer and the struct that reads one PDU.
+    /// The framing a struct declares: the framers of a connection's two directions (made for each
+    /// flow: HTTP's share what a request says of its response) and the struct that reads one PDU.
     package struct Framing: Sendable {
-        package var framer: PDUFramer
+        package var makeFramers: @Sendable () -> (PDUFramer, PDUFramer)
         package var pduStructID: Int
 
+        /// The same stateless framer for both directions of every flow.
         package init(framer: PDUFramer, pduStructID: Int) {
-            self.framer = framer
+            self.init(pduStructID: pduStructID) { (framer, framer) }
+        }
+
+        package init(pduStructID: Int, makeFramers: @escaping @Sendable () -> (PDUFramer, PDUFramer)) {
+            self.makeFramers = makeFramers
             self.pduStructID = pduStructID
         }
     }
@@ -204,7 +210,9 @@ package final class CaptureReassembler {
             // A flow starts with a segment whose payload (or SYN) its protocol frames.
             guard segment.framedStructID >= 0, !payload.isEmpty || segment.syn,
                   let framing = framings[segment.framedStructID] else { return }
-            var streams = [TCPStream](repeating: TCPStream(framer: framing.framer, limits: options.streamLimits), count: 2)
+            let framers = framing.makeFramers()
+            var streams = [TCPStream(framer: framers.0, limits: options.streamLimits),
+                           TCPStream(framer: framers.1, limits: options.streamLimits)]
             if let syns = synSeen.removeValue(forKey: key) {
                 for side in 0..<2 {
                     guard let sequence = syns.sequence(direction: side) else { continue }

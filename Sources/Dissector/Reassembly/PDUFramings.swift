@@ -10,7 +10,7 @@ package enum PDUFramings {
         let framer: PDUFramer
         switch declared.builtin {
         case "http"?:
-            framer = .http1
+            return CaptureReassembler.Framing(pduStructID: declared.pduStructID) { PDUFramer.http1Conversation() }
         case .some:
             return nil
         case nil:
