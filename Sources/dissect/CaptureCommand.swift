@@ -20,6 +20,13 @@ private func stopOnInterrupt(_ stopper: CaptureStopper) {
     sigemptyset(&action.sa_mask)
     sigaction(SIGINT, &action, nil)
     sigaction(SIGTERM, &action, nil)
+    // A parent may have started us with them blocked (a test runner, a supervisor's worker
+    // thread): unblocked, they reach the handler.
+    var handled = sigset_t()
+    sigemptyset(&handled)
+    sigaddset(&handled, SIGINT)
+    sigaddset(&handled, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &handled, nil)
 }
 
 struct CaptureCommand: ParsableCommand {

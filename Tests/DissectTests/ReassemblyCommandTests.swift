@@ -193,3 +193,93 @@ import Testing
         #expect(ipOff.output.contains("TCP PDU") && !ipOff.output.contains("IPv4 datagram"))
     }
 }
+
+/// Reassembly in a live capture: an HTTP response of 150 kB over loopback, which the kernel sends
+/// in several segments, shown whole under the frame that completes it.
+@Suite struct LiveReassemblyTests {
+    /// A listening TCP socket on 127.0.0.1, on a port the kernel picks.
+    private func listener() throws -> (socket: Int32, port: UInt16) {
+        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(server >= 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(server, pointer, length) == 0 && listen(server, 1) == 0 && getsockname(server, pointer, &length) == 0
+            }
+        }
+        try #require(bound)
+        return (server, UInt16(bigEndian: address.sin_port))
+    }
+
+    private func connectTo(_ port: UInt16) throws -> Int32 {
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        try #require(connected)
+        return client
+    }
+
+    private func send(_ socket: Int32, _ bytes: [UInt8]) {
+        var sent = 0
+        while sent < bytes.count {
+            // MSG_NOSIGNAL: a peer gone is a short write here, not a SIGPIPE that ends the tests.
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return }
+            sent += count
+        }
+    }
+
+    @Test(.enabled(if: canCaptureOnLoopback, "capturing on lo needs root or CAP_NET_RAW; skipped"))
+    func aLiveResponseInSeveralSegmentsIsShownWhole() throws {
+        let (server, port) = try listener()
+        defer { close(server) }
+        let process = Process()
+        process.executableURL = CommandLineTests.executable
+        process.arguments = ["-i", "lo", "-f", "summary", "tcp port \(port)"]
+        process.environment = CommandLineTests.utf8Environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        // libpcap is listening once the process has opened the interface.
+        Thread.sleep(forTimeInterval: 1.5)
+        let client = try connectTo(port)
+        let accepted = accept(server, nil, nil)
+        try #require(accepted >= 0)
+        send(client, Array("GET /big HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+        let body = [UInt8](repeating: UInt8(ascii: "x"), count: 150_000)
+        // The response is written while the client reads it: more than a socket buffer holds.
+        let response = Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+        let writer = Thread { [self] in send(accepted, response) }
+        writer.start()
+        // Never waits more than 5 s for the bytes.
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var drained = [UInt8](repeating: 0, count: 1 << 16)
+        var received = 0
+        while received < response.count {
+            let count = read(client, &drained, drained.count)
+            guard count > 0 else { break }
+            received += count
+        }
+        close(client)
+        close(accepted)
+        Thread.sleep(forTimeInterval: 1.0)
+        process.terminate()
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let units = text.split(separator: "\n").filter { $0.hasPrefix("  ↳ reassembled TCP PDU from frames") }
+        #expect(units.contains { $0.contains("HTTP HTTP/1.1 200 OK") && $0.contains("· \(response.count) bytes") },
+                "\(units) in \(text.suffix(1500))")
+    }
+}
