@@ -6,6 +6,19 @@ import PacketCapture
 /// Capture file bytes through libpcap (pcap or pcapng), every packet through the dissector, and
 /// the TCP segments and IP fragments through reassembly.
 enum CaptureFileTarget {
+    /// Reassembly with small caps, so hostile files reach them.
+    private static let options: CaptureReassembler.Options = {
+        var options = CaptureReassembler.Options()
+        options.maxFlows = 8
+        options.maxBufferedBytes = 1 << 16
+        options.streamLimits = .init(maxBufferedBytes: 1 << 14, maxPDULength: 1 << 12, maxWindowAhead: 1 << 16,
+                                     maxHeldSegments: 16)
+        return options
+    }()
+    // Made once: they depend on the schema alone, and making them costs more than a small input.
+    private static let tapper = ReassemblyStage.tapper(for: BundledSchema.schema, options: options)
+    private static let framings = BundledSchema.schema.structs.map { PDUFramings.framing(of: $0, in: BundledSchema.schema) }
+
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         guard let capture = try? Capture.open(bytes: bytes) else { return }
         let schema = BundledSchema.schema
@@ -13,15 +26,8 @@ enum CaptureFileTarget {
             throw InvariantViolation("no root for link type \(capture.linkType) and no Unrecognized struct")
         }
         var interpreter = Interpreter(schema: schema, options: DissectionInvariants.walkOptions)
-        // Reassembly too, with small caps so hostile files reach them.
-        var options = CaptureReassembler.Options()
-        options.maxFlows = 8
-        options.maxBufferedBytes = 1 << 16
-        options.streamLimits = .init(maxBufferedBytes: 1 << 14, maxPDULength: 1 << 12, maxWindowAhead: 1 << 16,
-                                     maxHeldSegments: 16)
-        let tapper = ReassemblyStage.tapper(for: schema, options: options)
         interpreter.noteStructs(tapper.structIDs)
-        let reassembler = CaptureReassembler(schema: schema, options: options) { PDUFramings.framing(of: $0, in: schema) }
+        let reassembler = CaptureReassembler(schema: schema, options: options, framings: framings)
         var frames: [[UInt8]] = []
         var units: [ReassembledUnit] = []
         var packets = 0

@@ -149,9 +149,15 @@ package final class CaptureReassembler {
     package var flowCount: Int { flows.count }
 
     /// A reassembler for `schema`; `framing` gives each struct's declared framing, if any.
-    package init(schema: Schema, options: Options = Options(), framing: (StructType) -> Framing?) {
+    package convenience init(schema: Schema, options: Options = Options(), framing: (StructType) -> Framing?) {
+        self.init(schema: schema, options: options, framings: schema.structs.map(framing))
+    }
+
+    /// A reassembler with each struct's framing worked out already (`framings[id]`), for callers
+    /// that make many.
+    package init(schema: Schema, options: Options = Options(), framings: [Framing?]) {
         self.options = options
-        framings = schema.structs.map(framing)
+        self.framings = framings
         var ipProtocolStructs: [Int: Int] = [:]
         if let table = schema.dispatchTables.first(where: { $0.name == "ip.proto" }) {
             for entry in table.lookupOrder.reversed() where entry.low >= 0 && entry.high <= 255 {
