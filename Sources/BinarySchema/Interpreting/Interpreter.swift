@@ -85,7 +85,6 @@ public struct Interpreter {
     /// throwing calls of the hot path carry no payload.
     private struct Stop: Error {}
 
-    /// An interpreter for `schema` with the limits of `options`.
     /// Per plan type: a struct whose node a dispatch that chooses it notes
     /// (``Dissection/forEachNotedStruct(_:)``); empty when none is.
     private var notedTypes: [Bool] = []
@@ -104,6 +103,7 @@ public struct Interpreter {
     }
     private var notedRoots: Set<Int> = []
 
+    /// An interpreter for `schema` with the limits of `options`.
     public init(schema: Schema, options: Options = Options()) {
         self.schema = schema
         self.options = options
