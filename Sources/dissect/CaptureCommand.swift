@@ -601,7 +601,8 @@ final class FrameWorker: @unchecked Sendable {
                     // Frames with several lines each are separated by a blank line, as tshark -V does.
                     if view != .summary && view != .json { sink.newline() }
                 }
-                if let tap, tap.matters {
+                // The tapper leaves out bare acknowledgments: a tap is worth the stage's time.
+                if let tap {
                     // A summary's reassembled units go on the lines after the frame's; the other
                     // views' after the blank line that ends it.
                     let offset = renderer?.view == .summary || renderer?.view == .json ? sink.count - 1 : sink.count

@@ -4,14 +4,6 @@ import Reassembly
 /// A PDU reassembled from a TCP stream, or a datagram from IP fragments, ready to dissect: the
 /// struct that reads it, its bytes and where each came from.
 package struct ReassembledUnit: Sendable {
-    package enum Kind: Sendable, Hashable {
-        /// A PDU of a TCP stream, framed by its protocol's `@pdu`.
-        case tcpPDU
-        /// An IPv4 or IPv6 datagram's payload, from its fragments.
-        case datagram(isIPv6: Bool)
-    }
-
-    package var kind: Kind
     /// The struct that reads the bytes, or -1 when no schema claims them (raw bytes).
     package var structID: Int
     /// The bytes received, in order; `missing` ranges are not among them.
@@ -142,7 +134,6 @@ package final class CaptureReassembler {
     private var heuristicFlows = 0
     private var heldBytes = 0
     private var defragmenter: Defragmenter
-    private var streamStatistics = TCPStream.Statistics()
     package private(set) var statistics = Statistics()
     /// Bytes all streams hold now, and the flows followed.
     package var bufferedBytes: Int { heldBytes }
@@ -304,7 +295,7 @@ package final class CaptureReassembler {
             }
             flow.chains[direction] = Chain()
             units.append(ReassembledUnit(
-                kind: .tcpPDU, structID: flow.pduStructID, bytes: pdu.bytes,
+                structID: flow.pduStructID, bytes: pdu.bytes,
                 origin: ReassemblyOrigin(unit: "TCP PDU", completingFrame: pdu.completingFrame, length: pdu.length,
                                          runs: pdu.provenance.map(ReassemblyOrigin.Run.init),
                                          missing: pdu.missing, overlapConflict: pdu.overlapConflict,
@@ -354,7 +345,7 @@ package final class CaptureReassembler {
         guard case .completed(let datagram) = outcome else { return }
         statistics.datagrams += 1
         units.append(ReassembledUnit(
-            kind: .datagram(isIPv6: fragment.isIPv6), structID: ipProtocolStructs[Int(datagram.protocolNumber)] ?? -1,
+            structID: ipProtocolStructs[Int(datagram.protocolNumber)] ?? -1,
             bytes: datagram.payload,
             origin: ReassemblyOrigin(unit: fragment.isIPv6 ? "IPv6 datagram" : "IPv4 datagram",
                                      completingFrame: frame, length: datagram.payload.count,

@@ -14,8 +14,7 @@ package final class ReassemblyStage {
     private var units: [ReassembledUnit] = []
     /// What the units rendered since the caller last emptied it.
     package var output = TextSink(capacity: 1 << 12)
-    /// Units shown, and those whose dissection failed.
-    package private(set) var unitsShown = 0
+    /// Units whose dissection failed.
     package private(set) var unitsWithErrors = 0
 
     /// A stage over `schema`, rendering in `view` (nil: dissect and count only, as for `-q`).
@@ -55,7 +54,6 @@ package final class ReassemblyStage {
         defer { units.removeAll(keepingCapacity: true) }
         for unit in units {
             guard let root = unit.structID >= 0 ? schema.structs[unit.structID] : rawStruct else { continue }
-            unitsShown += 1
             // An incomplete unit is dissected up to its first missing byte: what follows a gap
             // would otherwise sit at the wrong offsets.
             let received = unit.origin.missing.first.map { Array(unit.bytes.prefix($0.lowerBound)) } ?? unit.bytes

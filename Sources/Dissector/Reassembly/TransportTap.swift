@@ -24,17 +24,6 @@ package enum TransportTap: Sendable {
     case fragment(IPFragmentTap)
 }
 
-extension TransportTap {
-    /// Whether reassembly could do anything with it: a fragment, or a segment with bytes or a
-    /// SYN, FIN or RST (not a bare acknowledgment).
-    package var matters: Bool {
-        switch self {
-        case .fragment: return true
-        case .tcp(let segment): return !segment.payload.isEmpty || segment.syn || segment.fin || segment.rst
-        }
-    }
-}
-
 /// A TCP segment as its frame's dissection read it.
 package struct TCPSegmentTap: Sendable {
     package var isIPv6: Bool
@@ -158,9 +147,6 @@ package final class TransportTapper: Sendable {
         }
         self.framedPorts = framedPorts
     }
-
-    /// Whether the schemas have a TCP or IP layer at all (else nothing is ever tapped).
-    package var isUseful: Bool { tcp.structID >= 0 || ipv4.structID >= 0 || ipv6Fragment.structID >= 0 }
 
     /// The structs whose nodes ``tap(_:)`` reads: the interpreter must note them
     /// (`Interpreter.noteStructs`), or nothing is found.
