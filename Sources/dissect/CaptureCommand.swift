@@ -255,15 +255,25 @@ struct CaptureCommand: ParsableCommand {
         // With more, the stage (on the reading thread) has its own: its framers evaluate the
         // schemas' programs, and two cores retaining one object contend for its cache line.
         var sharedSchema: Schema?
-        if reassemblyOptions.tcp || reassemblyOptions.ip {
+        var background: BackgroundReassembly?
+        if quiet && (reassemblyOptions.tcp || reassemblyOptions.ip) {
+            // Nothing the stage finds is shown before the totals, so it runs behind the frames
+            // on a thread of its own, with schemas of its own loaded there.
+            let schemas = self.schemas, checksums = self.checksums, options = reassemblyOptions
+            background = BackgroundReassembly {
+                let schema = try schemas.load()
+                return ReassemblyStage(schema: schema, options: options, checksums: try checksums.selection(for: schema),
+                                       view: nil, renderOptions: RenderOptions())
+            }
+        } else if reassemblyOptions.tcp || reassemblyOptions.ip {
             let schema = try schemas.load()
             if PacketPrinter.threadCount(requested: requestedThreads) == 1 { sharedSchema = schema }
             let stage = ReassemblyStage(schema: schema, options: reassemblyOptions, checksums: try checksums.selection(for: schema),
-                                        view: quiet ? nil : view.format, renderOptions: view.renderOptions)
+                                        view: view.format, renderOptions: view.renderOptions)
             reassembly = ReassemblyOutput(stage: stage, symbols: symbols)
         }
-        let reassembling = reassembly != nil
-        return try PacketPrinter(threads: requestedThreads, reassembly: reassembly) {
+        let reassembling = reassembly != nil || background != nil
+        return try PacketPrinter(threads: requestedThreads, reassembly: reassembly, background: background) {
             let schema = try sharedSchema ?? schemas.load()
             sharedSchema = nil
             var root = schema.rootStruct(forLinkType: capture.linkType)
@@ -340,14 +350,18 @@ final class PacketPrinter {
     private var lengthNotes = InvalidLengthNotes()
     /// Reassembly, in capture order as shares are written out (nil when off).
     private let reassembly: ReassemblyOutput?
+    /// Reassembly behind the frames, for -q (nil when off or inline).
+    private let background: BackgroundReassembly?
     let threads: Int
     /// Why standard output could not be written; after it, nothing more is written.
     private(set) var writeError: OutputError?
 
     /// `makeWorker` makes each worker (a view of nil dissects without printing, for -q); the
     /// first at once, so schemas that fail to load fail before any packet is read.
-    init(threads: Int, reassembly: ReassemblyOutput? = nil, makeWorker: @escaping () throws -> FrameWorker) throws {
+    init(threads: Int, reassembly: ReassemblyOutput? = nil, background: BackgroundReassembly? = nil,
+         makeWorker: @escaping () throws -> FrameWorker) throws {
         self.reassembly = reassembly
+        self.background = background
         self.threads = Self.threadCount(requested: threads)
         // Two workers per thread: one share can be written out while the next is dissected.
         ringSize = self.threads == 1 ? 1 : 2 * self.threads
@@ -402,8 +416,12 @@ final class PacketPrinter {
                 writeError = error
             }
         }
+        backgroundTotals = background?.finish()
         lengthNotes.finish()
     }
+
+    /// The background stage's totals, once ``finish()`` waited for it.
+    private var backgroundTotals: String?
 
     private func drain(_ index: Int) {
         guard let group = inFlight[index] else { return }
@@ -416,6 +434,10 @@ final class PacketPrinter {
         guard writeError == nil else {
             workers[index].discardOutput()
             return
+        }
+        if let background {
+            let (taps, share) = workers[index].takeTaps()
+            if let share { background.reassemble(taps, in: share) }
         }
         do {
             try workers[index].writeOut(notingLengthsIn: &lengthNotes, stage: reassembly)
@@ -432,9 +454,70 @@ final class PacketPrinter {
         let framesWithBadChecksums = workers.reduce(0) { $0 + $1.framesWithBadChecksums }
         // Said only when there are some: the checksums verified depend on --checksums.
         let checksums = framesWithBadChecksums > 0 ? ", \(framesWithBadChecksums) with bad checksums" : ""
-        let reassembled = reassembly?.stage.totals.map { "; " + $0 } ?? ""
+        let reassembled = (reassembly?.stage.totals ?? backgroundTotals).map { "; " + $0 } ?? ""
         return "\(frames) packet\(frames == 1 ? "" : "s"), \(bytes) bytes, \(framesWithErrors) with errors, "
             + "\(framesCut) cut by the snapshot length\(checksums)\(reassembled)"
+    }
+}
+
+/// The reassembly stage on a serial queue of its own, for `-q`: it shows nothing but its totals,
+/// so it can run behind the frames, on another core. It takes the taps in capture order, as the
+/// printer writes shares out; a few shares may wait for it, no more, so memory stays bounded.
+final class BackgroundReassembly: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "dissect.reassembly")
+    private let waiting = DispatchSemaphore(value: 4)
+    /// Touched only on `queue`, and by ``finish()`` after the queue is drained.
+    private var stage: ReassemblyStage?
+    private var failure: String?
+
+    /// `makeStage` runs on the stage's queue, so loading its schemas overlaps the first frames.
+    init(makeStage: @escaping @Sendable () throws -> ReassemblyStage) {
+        queue.async { [self] in
+            do {
+                stage = try makeStage()
+            } catch {
+                failure = "\(error)"
+            }
+        }
+    }
+
+    /// Taps not yet queued, with the shares whose bytes they point into.
+    private var batch: [(taps: [FrameWorker.TapMark], share: PacketShare)] = []
+    /// Shares batched before the queue is woken: a wake-up per share costs more than its taps.
+    private static let sharesPerBatch = 16
+
+    /// Takes one share's taps, in capture order.
+    func reassemble(_ taps: [FrameWorker.TapMark], in share: PacketShare) {
+        guard !taps.isEmpty else { return }
+        batch.append((taps, share))
+        if batch.count >= Self.sharesPerBatch { flush() }
+    }
+
+    private func flush() {
+        guard !batch.isEmpty else { return }
+        let work = batch
+        batch = []
+        waiting.wait()
+        queue.async { [self] in
+            defer { waiting.signal() }
+            guard let stage else { return }
+            for (taps, share) in work {
+                for mark in taps {
+                    stage.process(mark.tap, frame: mark.frame, frameBytes: share.bytes[mark.range])
+                    stage.output.removeAll()
+                }
+            }
+        }
+    }
+
+    /// Waits for the queued taps, ends the streams, and gives the totals.
+    func finish() -> String? {
+        flush()
+        return queue.sync {
+            guard let stage else { return failure.map { "reassembly off: \($0)" } }
+            stage.finish()
+            return stage.totals
+        }
     }
 }
 
@@ -685,6 +768,15 @@ final class FrameWorker: @unchecked Sendable {
             }
             if let failure { throw failure }
         }
+    }
+
+    /// Hands over the taps of the share dissected last, and that share, for reassembly elsewhere.
+    func takeTaps() -> (taps: [TapMark], share: PacketShare?) {
+        defer {
+            taps.removeAll(keepingCapacity: true)
+            tappedShare = nil
+        }
+        return (taps, tappedShare)
     }
 
     /// Empties the buffer without writing it.

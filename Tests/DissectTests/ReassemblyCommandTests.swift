@@ -178,6 +178,27 @@ import Testing
         }
     }
 
+    /// With -q the stage runs on a thread of its own, behind the frames: its totals are the same
+    /// for any --threads, and count the units the summary view shows.
+    @Test func quietTotalsMatchTheUnitsShown() throws {
+        let expected = [
+            "http-large.pcap": "; 4 PDUs reassembled from several segments\n",
+            "ip-fragments.pcap": "; 2 datagrams from fragments\n",
+            "tls-multisegment.pcap": "; 4 PDUs reassembled from several segments\n",
+        ]
+        for (name, suffix) in expected {
+            let capture = "Corpus/reassembly/" + name
+            let one = try run(["-r", capture, "-q", "--threads", "1"])
+            let four = try run(["-r", capture, "-q", "--threads", "4"])
+            #expect(one.error.hasSuffix(suffix), "\(one.error)")
+            #expect(one.error == four.error, "\(name)")
+            let summary = try run(["-r", capture, "-f", "summary"])
+            let units = summary.output.split(separator: "\n").filter { $0.hasPrefix("  ↳ reassembled") }
+            let pdus = units.filter { $0.contains("TCP PDU") }.count
+            #expect(suffix.contains("\(pdus) PDU") || (pdus == 0 && !suffix.contains("PDU")), "\(units)")
+        }
+    }
+
     /// http.pcap's third connection is a HEAD whose response carries a Content-Length: framed
     /// with its request, it ends at its head, not as an incomplete message waiting for a body.
     @Test func aResponseToHeadIsNotLeftWaitingForABody() throws {

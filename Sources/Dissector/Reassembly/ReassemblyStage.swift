@@ -80,9 +80,13 @@ package final class ReassemblyStage {
         guard statistics.flows > 0 || statistics.datagrams > 0 || statistics.datagramsDropped > 0 else { return nil }
         var parts: [String] = []
         let multiSegment = statistics.pdus - statistics.pdusInOneSegment
-        parts.append("\(multiSegment) PDU\(multiSegment == 1 ? "" : "s") reassembled from several segments"
-            + (statistics.incompletePDUs > 0 ? " (\(statistics.incompletePDUs) incomplete)" : ""))
-        if statistics.datagrams > 0 || statistics.datagramsDropped > 0 {
+        let hasDatagrams = statistics.datagrams > 0 || statistics.datagramsDropped > 0
+        // Said when it is all there is to say (TCP flows were followed), or when it is not zero.
+        if multiSegment > 0 || statistics.incompletePDUs > 0 || !hasDatagrams {
+            parts.append("\(multiSegment) PDU\(multiSegment == 1 ? "" : "s") reassembled from several segments"
+                + (statistics.incompletePDUs > 0 ? " (\(statistics.incompletePDUs) incomplete)" : ""))
+        }
+        if hasDatagrams {
             parts.append("\(statistics.datagrams) datagram\(statistics.datagrams == 1 ? "" : "s") from fragments"
                 + (statistics.datagramsDropped > 0 ? " (\(statistics.datagramsDropped) incomplete, dropped)" : ""))
         }
