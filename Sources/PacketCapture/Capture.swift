@@ -75,6 +75,9 @@ package struct BorrowedPacket {
     package let bytes: UnsafeBufferPointer<UInt8>
     /// Length of the packet on the wire.
     package let originalLength: Int
+    /// The packet's place in its file, from 1, counting the packets a filter passed over; for a
+    /// live capture, its place among the packets delivered.
+    package var position = 0
 
     /// A copy that outlives the next read.
     package func copy() -> CapturedPacket {
@@ -102,10 +105,76 @@ public final class Capture {
     public let linkType: Int
     /// Whether timestamps carry nanoseconds (otherwise microseconds, scaled).
     let nanosecondPrecision: Bool
+    /// Digits of a second the source records: 6 for a microsecond file, 9 for nanoseconds.
+    public private(set) var timestampDigits = 9
+    /// Whether packets come from an interface.
+    public private(set) var isLive = false
+    /// Whether packets come from a stream (a pipe, a terminal) rather than a regular file: a
+    /// reader shows them as they arrive.
+    public var isStream: Bool { !isLive && descriptor >= 0 }
+    /// A live capture's descriptor to wait on (the handle does not block), or a stream's (a
+    /// pipe, a terminal) to ask whether input is waiting; -1 for a regular file.
+    private var descriptor: Int32 = -1
+    /// How long a live read waits for a packet before reporting `.timeout`.
+    private var timeoutMilliseconds: Int32 = 100
+    /// A file's filter, run here rather than in libpcap so packets it passes over are still counted.
+    private var fileFilter: bpf_program?
+    /// Packets read so far (before the file's filter).
+    private var position = 0
+    /// The stream a file is read from, for ``inputIsWaiting()``.
+    private var stream: UnsafeMutablePointer<FILE>?
 
     /// libpcap's name for the link type (`EN10MB`, `LINUX_SLL2`), or its number when it has none.
-    public var linkTypeName: String {
-        pcap_datalink_val_to_name(Int32(linkType)).map { String(cString: $0) } ?? "DLT \(linkType)"
+    public var linkTypeName: String { Self.linkTypeName(Int32(clamping: linkType)) }
+
+    /// libpcap's description of the link type (`Ethernet`, `Linux cooked v2`), or its name.
+    public var linkTypeDescription: String {
+        pcap_datalink_val_to_description(Int32(clamping: linkType)).map { String(cString: $0) } ?? linkTypeName
+    }
+
+    /// libpcap's name for a link type, or `DLT n`.
+    public static func linkTypeName(_ linkType: Int32) -> String {
+        pcap_datalink_val_to_name(linkType).map { String(cString: $0) } ?? "DLT \(linkType)"
+    }
+
+    /// The link type libpcap calls `name` (`EN10MB`, case-insensitive, with or without `DLT_`), or a number.
+    public static func linkType(named name: String) -> Int32? {
+        if let number = Int32(name), number >= 0 { return number }
+        let value = pcap_datalink_name_to_val(name)
+        return value >= 0 ? value : nil
+    }
+
+    /// The snapshot length in force (a live capture's, or the file's).
+    public var snapshotLength: Int { Int(pcap_snapshot(handle)) }
+
+    /// The link types `interface` can capture with, as (number, name, description): tcpdump's -L.
+    public static func linkTypes(of interface: String) throws(PcapError) -> [(type: Int32, name: String, description: String)] {
+        var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
+        guard let handle = pcap_create(interface, &errorBuffer) else {
+            throw PcapError(kind: .openInterface, message: text(errorBuffer), subject: interface)
+        }
+        defer { pcap_close(handle) }
+        let status = pcap_activate(handle)
+        if status < 0 {
+            let kind: PcapError.Kind = status == PCAP_ERROR_NO_SUCH_DEVICE ? .noSuchDevice
+                : status == PCAP_ERROR_PERM_DENIED ? .permissionDenied : .openInterface
+            throw PcapError(kind: kind, message: String(cString: pcap_geterr(handle)), subject: interface)
+        }
+        var list: UnsafeMutablePointer<Int32>?
+        let count = pcap_list_datalinks(handle, &list)
+        guard count >= 0, let list else {
+            throw PcapError(kind: .openInterface, message: String(cString: pcap_geterr(handle)), subject: interface)
+        }
+        defer { pcap_free_datalinks(list) }
+        return (0..<Int(count)).map { index in
+            let type = list[index]
+            let description = pcap_datalink_val_to_description(type).map { String(cString: $0) } ?? ""
+            return (type, linkTypeName(type), description)
+        }
+    }
+
+    deinit {
+        if var program = fileFilter { pcap_freecode(&program) }
     }
 
     private init(handle: OpaquePointer, source: String, nanosecondPrecision: Bool, memory: UnsafeMutableRawPointer? = nil) {
@@ -134,12 +203,31 @@ public final class Capture {
             throw PcapError(kind: .emptyFile, message: "not a pcap or pcapng file", subject: path)
         }
         if first != EOF { ungetc(first, file) }
+        let digits = FileHeader.timestampDigits(of: file)
         // On success the handle owns the FILE and closes it; on failure libpcap leaves it open.
         guard let handle = pcap_fopen_offline_with_tstamp_precision(file, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer) else {
             fclose(file)
             throw PcapError(kind: .openFile, message: Self.text(errorBuffer), subject: path)
         }
-        return Capture(handle: handle, source: path, nanosecondPrecision: true)
+        let capture = Capture(handle: handle, source: path, nanosecondPrecision: true)
+        capture.timestampDigits = digits
+        var status = stat()
+        if fstat(fileno(file), &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            capture.descriptor = fileno(file)
+            capture.stream = file
+        }
+        return capture
+    }
+
+    /// Whether a packet from a stream (a pipe, standard input) can be read without waiting for
+    /// its writer: the reader shows what it holds before it waits. Always true for a regular
+    /// file; meaningless for a live capture.
+    package func inputIsWaiting() -> Bool {
+        guard !isLive, descriptor >= 0, let stream else { return true }
+        // Bytes already in the stream's buffer are read without a system call.
+        if stream.pointee._IO_read_ptr != stream.pointee._IO_read_end { return true }
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&waiting, 1, 0) > 0
     }
 
     /// Reads a pcap or pcapng file held in memory (for tests and fuzzing); the bytes are copied.
@@ -173,6 +261,17 @@ public final class Capture {
         public var immediate = true
         /// How long a read waits before reporting a timeout, in milliseconds. Default 100.
         public var timeoutMilliseconds: Int32 = 100
+        /// The kernel's buffer for packets not yet read, in bytes (nil: libpcap's default, 2 MiB).
+        public var bufferSize: Int32?
+        /// The link type to capture with, when the interface offers several (tcpdump's -y).
+        public var linkType: Int32?
+        /// Which packets: sent, received or both (nil: both, without asking the kernel).
+        public var direction: Direction?
+
+        /// Packets received by the interface, sent by it, or both (tcpdump's -Q).
+        public enum Direction: String, Sendable, CaseIterable {
+            case `in`, out, `inout`
+        }
 
         /// The defaults.
         public init() {}
@@ -188,6 +287,7 @@ public final class Capture {
         pcap_set_promisc(handle, options.promiscuous ? 1 : 0)
         pcap_set_immediate_mode(handle, options.immediate ? 1 : 0)
         pcap_set_timeout(handle, options.timeoutMilliseconds)
+        if let bufferSize = options.bufferSize { pcap_set_buffer_size(handle, bufferSize) }
         let nanoseconds = pcap_set_tstamp_precision(handle, Int32(PCAP_TSTAMP_PRECISION_NANO)) == 0
         let status = pcap_activate(handle)
         if status < 0 {
@@ -201,7 +301,32 @@ public final class Capture {
             }
             throw PcapError(kind: kind, message: message, subject: interface)
         }
-        return Capture(handle: handle, source: interface, nanosecondPrecision: nanoseconds)
+        func fail(_ kind: PcapError.Kind) -> PcapError {
+            let error = PcapError(kind: kind, message: String(cString: pcap_geterr(handle)), subject: interface)
+            pcap_close(handle)
+            return error
+        }
+        if let linkType = options.linkType, pcap_set_datalink(handle, linkType) != 0 { throw fail(.openInterface) }
+        if let direction = options.direction {
+            let value: pcap_direction_t
+            switch direction {
+            case .in: value = PCAP_D_IN
+            case .out: value = PCAP_D_OUT
+            case .`inout`: value = PCAP_D_INOUT
+            }
+            if pcap_setdirection(handle, value) != 0 { throw fail(.openInterface) }
+        }
+        // The handle does not block: a read with no packet waits in poll(2) for at most the
+        // timeout, so a deadline or Ctrl-C is seen on a quiet interface. (In immediate mode
+        // libpcap's own read on Linux waits for a packet however long it takes.)
+        let descriptor = pcap_get_selectable_fd(handle)
+        if descriptor >= 0 { pcap_setnonblock(handle, 1, &errorBuffer) }
+        let capture = Capture(handle: handle, source: interface, nanosecondPrecision: nanoseconds)
+        capture.isLive = true
+        capture.descriptor = descriptor
+        capture.timeoutMilliseconds = max(0, options.timeoutMilliseconds)
+        capture.timestampDigits = nanoseconds ? 9 : 6
+        return capture
     }
 
     /// Compiles a BPF filter expression and applies it; only matching packets are delivered.
@@ -209,6 +334,11 @@ public final class Capture {
         var program = bpf_program()
         guard pcap_compile(handle, &program, expression, 1, PCAP_NETMASK_UNKNOWN) == 0 else {
             throw PcapError(kind: .filter, message: String(cString: pcap_geterr(handle)), subject: expression)
+        }
+        if !isLive {
+            if var previous = fileFilter { pcap_freecode(&previous) }
+            fileFilter = program
+            return
         }
         defer { pcap_freecode(&program) }
         guard pcap_setfilter(handle, &program) == 0 else {
@@ -240,20 +370,38 @@ public final class Capture {
         if owner.stopRequested.load(ordering: .relaxed) { return .end }
         var header: UnsafeMutablePointer<pcap_pkthdr>?
         var data: UnsafePointer<UInt8>?
-        switch pcap_next_ex(handle, &header, &data) {
-        case 1:
-            guard let header, let data else { return .timeout }
-            let captured = Int(header.pointee.caplen)
-            let fraction = Int(header.pointee.ts.tv_usec)
-            return .packet(BorrowedPacket(
-                seconds: Int(header.pointee.ts.tv_sec), nanoseconds: nanosecondPrecision ? fraction : fraction * 1000,
-                bytes: UnsafeBufferPointer(start: data, count: captured), originalLength: Int(header.pointee.len)))
-        case 0:
-            return .timeout
-        case PCAP_ERROR_BREAK:
-            return .end
-        default:
-            throw PcapError(kind: .read, message: String(cString: pcap_geterr(handle)), subject: source)
+        while true {
+            switch pcap_next_ex(handle, &header, &data) {
+            case 1:
+                guard let header, let data else { return .timeout }
+                position += 1
+                if var program = fileFilter, pcap_offline_filter(&program, header, data) == 0 { continue }
+                let captured = Int(header.pointee.caplen)
+                let fraction = Int(header.pointee.ts.tv_usec)
+                var packet = BorrowedPacket(
+                    seconds: Int(header.pointee.ts.tv_sec), nanoseconds: nanosecondPrecision ? fraction : fraction * 1000,
+                    bytes: UnsafeBufferPointer(start: data, count: captured), originalLength: Int(header.pointee.len))
+                packet.position = position
+                return .packet(packet)
+            case 0:
+                guard isLive, descriptor >= 0 else { return .timeout }
+                var readable = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard timeoutMilliseconds == 0 else {
+                    _ = poll(&readable, 1, timeoutMilliseconds)
+                    return .timeout
+                }
+                // No timeout: wait for a packet, looking for a stop every 100 ms.
+                while poll(&readable, 1, 100) <= 0 {
+                    if owner.stopRequested.load(ordering: .relaxed) { return .end }
+                }
+                if owner.stopRequested.load(ordering: .relaxed) { return .end }
+            case PCAP_ERROR_BREAK:
+                return .end
+            default:
+                // A read that Ctrl-C interrupted (EINTR) is the end asked for, not a failure.
+                if owner.stopRequested.load(ordering: .relaxed) { return .end }
+                throw PcapError(kind: .read, message: String(cString: pcap_geterr(handle)), subject: source)
+            }
         }
     }
 

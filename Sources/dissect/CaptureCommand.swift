@@ -72,7 +72,8 @@ struct CaptureCommand: ParsableCommand {
     @Option(name: .customShort("i"), help: ArgumentHelp("Capture live on this interface ('any' for all; see -D).", valueName: "interface"))
     var interface: String?
 
-    @Option(name: .customShort("c"), help: ArgumentHelp("Stop after this many packets (counted after the filter).", valueName: "count"))
+    @Option(name: .customShort("c"), parsing: .unconditional,
+            help: ArgumentHelp("Stop after this many packets (counted after the filter).", valueName: "count"))
     var count: Int?
 
     @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
@@ -87,8 +88,12 @@ struct CaptureCommand: ParsableCommand {
     @Flag(name: [.customShort("q"), .long], help: "Dissect every packet but print only the totals: packets, bytes, packets with errors, packets the snapshot length cut short.")
     var quiet = false
 
-    @Option(name: .customShort("s"), help: ArgumentHelp("Live: bytes kept of each packet (default 262144: all).", valueName: "snaplen"))
-    var snapshotLength: Int32 = 262_144
+    @Option(name: .customShort("s"), parsing: .unconditional,
+            help: ArgumentHelp("Live: bytes kept of each packet (default and 0: 262144, all of any packet).", valueName: "snaplen"))
+    var snapshotLengthOption: Int32 = 262_144
+
+    /// -s 0 means the default, as for tcpdump.
+    private var snapshotLength: Int32 { snapshotLengthOption == 0 ? 262_144 : snapshotLengthOption }
 
     @Flag(name: .customShort("p"), help: "Live: do not put the interface into promiscuous mode.")
     var noPromiscuous = false
@@ -108,6 +113,49 @@ struct CaptureCommand: ParsableCommand {
     @Flag(name: .customShort("n"), help: "Accepted for tcpdump habits: dissect never resolves addresses or ports.")
     var noResolve = false
 
+    @Flag(name: .customShort("t"), help: ArgumentHelp(
+        "Times as tcpdump: -t none, -tt seconds since 1970, -ttt since the previous packet, -tttt date and time, -ttttt since the first packet (default: time of day, local time)."))
+    var timeFlags: Int
+
+    @Flag(help: "Show capture times in UTC rather than local time (TZ).")
+    var utc = false
+
+    @Flag(name: .customShort("v"), help: "More detail, as tcpdump's -v: each packet as a tree (-f tree).")
+    var verbose: Int
+
+    @Flag(name: .customShort("x"), help: "Hex dumps, as tcpdump's -x/-xx: each packet as an annotated hex dump (-f hex).")
+    var hexFlags: Int
+
+    @Flag(name: .customShort("X"), help: "Hex and ASCII, as tcpdump's -X/-XX: the annotated hex dump (-f hex) shows both.")
+    var hexASCIIFlags: Int
+
+    @Flag(name: .customShort("e"), help: "Show the link layer (Ethernet addresses, VLAN tags) in one-line summaries, as tcpdump's -e.")
+    var linkLayer = false
+
+    @Option(name: .customShort("F"), help: ArgumentHelp("Read the BPF filter from this file (as tcpdump -F); no filter may follow.", valueName: "file"))
+    var filterFile: String?
+
+    @Flag(name: .customShort("l"), help: "Show each packet as soon as it is read, even from a file (tcpdump: line-buffered output).")
+    var lineBuffered = false
+
+    @Flag(name: .customShort("U"), help: "With -w, write each packet to the file as soon as it is read (tcpdump: packet-buffered).")
+    var packetBuffered = false
+
+    @Option(name: .customShort("Q"), help: ArgumentHelp("Live: capture only packets received (in), sent (out), or both (inout).", valueName: "in|out|inout"))
+    var direction: Capture.LiveOptions.Direction?
+
+    @Option(name: .customShort("B"), help: ArgumentHelp("Live: the kernel's capture buffer, in KiB (tcpdump -B).", valueName: "KiB"))
+    var bufferKiB: Int32?
+
+    @Option(name: .customShort("y"), help: ArgumentHelp("Live: capture with this link type (a name from -L such as EN10MB, or a number).", valueName: "type"))
+    var linkTypeName: String?
+
+    @Flag(name: .customShort("L"), help: "List the link types the interface (-i) can capture with, then exit.")
+    var listLinkTypes = false
+
+    @Flag(name: .customShort("S"), help: "Accepted for tcpdump habits: sequence numbers are always absolute.")
+    var absoluteSequence = false
+
     @Flag(name: [.customShort("D"), .customLong("list-interfaces")], help: "List the interfaces libpcap can capture on, then exit.")
     var listInterfaces = false
 
@@ -120,6 +168,10 @@ struct CaptureCommand: ParsableCommand {
 
     func validate() throws {
         if listInterfaces { return }
+        if listLinkTypes {
+            guard interface != nil else { throw ValidationError("-L lists an interface's link types: give -i INTERFACE") }
+            return
+        }
         // `dissect` alone: teach rather than complain.
         if CommandLine.arguments.count == 1 { throw CleanExit.helpRequest(Dissect.self) }
         switch (readFile, interface) {
@@ -127,10 +179,27 @@ struct CaptureCommand: ParsableCommand {
         case (.some, .some): throw ValidationError("-r and -i cannot be used together")
         default: break
         }
-        if let count, count <= 0 { throw ValidationError("-c needs a positive count") }
+        if let count, count <= 0 { throw ValidationError("-c needs a positive count (got \(count))") }
         if let duration, !(duration > 0) { throw ValidationError("--duration needs a positive number of seconds") }
         if let threads, threads <= 0 { throw ValidationError("--threads needs a positive number") }
-        if snapshotLength <= 0 { throw ValidationError("-s needs a positive snapshot length") }
+        if snapshotLengthOption < 0 { throw ValidationError("-s needs a snapshot length of 0 (all) or more bytes (got \(snapshotLengthOption))") }
+        if timeFlags > 5 { throw ValidationError("-t is given at most five times (-ttttt: time since the first packet)") }
+        if filterFile != nil && !filter.isEmpty {
+            throw ValidationError("-F reads the filter from a file: give no filter words as well ('\(filter.joined(separator: " "))')")
+        }
+        if let linkTypeName, Capture.linkType(named: linkTypeName) == nil {
+            throw ValidationError("-y '\(linkTypeName)': no such link type (-L lists an interface's)")
+        }
+        if let bufferKiB, bufferKiB <= 0 || bufferKiB > Int32.max / 1024 {
+            throw ValidationError("-B needs a buffer size in KiB between 1 and \(Int32.max / 1024)")
+        }
+        if readFile != nil {
+            for (given, flag) in [(direction != nil, "-Q"), (bufferKiB != nil, "-B"), (linkTypeName != nil, "-y")] where given {
+                throw ValidationError("\(flag) applies to a live capture (-i), not to a file")
+            }
+        }
+        let views = [view.formatChoice != nil, verbose > 0, hexFlags + hexASCIIFlags > 0].filter { $0 }.count
+        if views > 1 { throw ValidationError("choose one view: -f VIEW, -v (tree) or -x/-X (hex)") }
         if quiet && print { throw ValidationError("--quiet and --print cannot be used together") }
     }
 
@@ -139,8 +208,17 @@ struct CaptureCommand: ParsableCommand {
             try listTheInterfaces()
             return
         }
+        if listLinkTypes, let interface {
+            try listTheLinkTypes(of: interface)
+            return
+        }
         let capture = try openCapture()
-        if !filter.isEmpty { try capture.setFilter(filter.joined(separator: " ")) }
+        if let expression = try filterExpression() { try capture.setFilter(expression) }
+        if capture.isLive {
+            // As tcpdump, on standard error: what is being captured, before the first packet.
+            printError("listening on \(capture.source), link-type \(capture.linkTypeName) (\(capture.linkTypeDescription)), "
+                + "snapshot length \(capture.snapshotLength) bytes")
+        }
         let writer = try writeFile.map { path throws(PcapError) in try CaptureWriter(path: path, for: capture) }
         let output = try makeOutput(for: capture, writing: writer != nil)
         stopOnInterrupt(capture.stopper)
@@ -148,16 +226,23 @@ struct CaptureCommand: ParsableCommand {
         let live = interface != nil
         let deadline = duration.map { Date(timeIntervalSinceNow: $0) }
         // A file's packets are dissected in shares, on several threads; live ones one at a
-        // time, as they arrive.
-        let shareSize = live ? 1 : PacketPrinter.packetsPerShare
+        // time, as they arrive; a pipe's in shares cut whenever its writer has nothing more yet.
+        let shareSize = live || lineBuffered ? 1 : PacketPrinter.packetsPerShare
+        let stream = capture.isStream
         var share = PacketShare(packets: shareSize, bytes: 0)
         var seen = 0
+        var firstTime: CaptureTime?
         var failure: PcapError?
         var writeFailure: PcapError?
         // Without a printer (-w alone) the reading loop notes invalid lengths itself.
         var lengthNotes = InvalidLengthNotes()
         loop: while count.map({ seen < $0 }) ?? true {
             if let deadline, Date() >= deadline { break }
+            if stream, share.count > 0, let output, !capture.inputIsWaiting() {
+                output.show(share)
+                if output.writeError != nil { break loop }
+                share = PacketShare(packets: shareSize, bytes: share.byteCount, after: share)
+            }
             let next: Capture.BorrowedNext
             do {
                 next = try capture.nextBorrowed()
@@ -174,7 +259,7 @@ struct CaptureCommand: ParsableCommand {
                     writer.write(packet)
                     // A file is flushed once a share, which stops a failing write (a full disk)
                     // early without a system call per packet.
-                    if live || seen % PacketPrinter.packetsPerShare == 0 {
+                    if live || stream || packetBuffered || seen % PacketPrinter.packetsPerShare == 0 {
                         do {
                             try writer.flush()
                         } catch {
@@ -185,21 +270,25 @@ struct CaptureCommand: ParsableCommand {
                 }
                 guard let output else {
                     if packet.bytes.count > packet.originalLength {
-                        lengthNotes.note(packet: seen, captured: packet.bytes.count, original: packet.originalLength)
+                        lengthNotes.note(packet: packet.position, captured: packet.bytes.count, original: packet.originalLength)
                     }
                     continue
                 }
+                if firstTime == nil {
+                    firstTime = CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds)
+                    share.firstTime = firstTime
+                }
                 share.append(packet)
                 if share.count >= shareSize || share.byteCount >= PacketPrinter.bytesPerShare {
-                    output.show(share, firstNumber: seen - share.count + 1)
+                    output.show(share)
                     if output.writeError != nil { break loop }
                     // The printer keeps that share until it is dissected: the next one is new,
                     // sized like the last.
-                    share = PacketShare(packets: shareSize, bytes: share.byteCount)
+                    share = PacketShare(packets: shareSize, bytes: share.byteCount, after: share)
                 }
             }
         }
-        if output?.writeError == nil { output?.show(share, firstNumber: seen - share.count + 1) }
+        if output?.writeError == nil { output?.show(share) }
         output?.finish()
         lengthNotes.finish()
         if writeFailure == nil {
@@ -233,12 +322,58 @@ struct CaptureCommand: ParsableCommand {
         return options
     }
 
+    /// The view: -f's, else -v's tree or -x's hex dump, else a line per packet.
+    private var shownView: View {
+        if let choice = view.formatChoice { return choice }
+        if verbose > 0 { return .tree }
+        if hexFlags + hexASCIIFlags > 0 { return .hex }
+        return .summary
+    }
+
+    private var timeStyle: TimeStyle {
+        switch timeFlags {
+        case 0: return .timeOfDay
+        case 1: return .none
+        case 2: return .epoch
+        case 3: return .sincePrevious
+        case 4: return .dateAndTime
+        default: return .sinceFirst
+        }
+    }
+
+    /// The filter: -F's file, or the words after the options.
+    private func filterExpression() throws -> String? {
+        if let filterFile {
+            guard let text = try? String(contentsOfFile: filterFile, encoding: .utf8) else {
+                throw ValidationError("-F \(filterFile): cannot read the file")
+            }
+            // tcpdump's filter files may hold comments after '#'.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            }
+            let expression = lines.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+            return expression.isEmpty ? nil : expression
+        }
+        return filter.isEmpty ? nil : filter.joined(separator: " ")
+    }
+
+    private func listTheLinkTypes(of interface: String) throws {
+        let types = try Capture.linkTypes(of: interface)
+        try StandardStream.output.writeLine("Data link types for \(interface) (use option -y to set):")
+        for type in types {
+            try StandardStream.output.writeLine("  \(type.name) (\(type.description.isEmpty ? "DLT \(type.type)" : type.description))")
+        }
+    }
+
     private func openCapture() throws -> Capture {
         if let readFile { return try Capture.open(file: readFile) }
         var options = Capture.LiveOptions()
         options.snapshotLength = snapshotLength
         options.promiscuous = !noPromiscuous
         options.immediate = !buffered
+        options.direction = direction
+        options.bufferSize = bufferKiB.map { $0 * 1024 }
+        options.linkType = linkTypeName.flatMap(Capture.linkType(named:))
         return try Capture.open(interface: interface ?? "any", options: options)
     }
 
@@ -248,9 +383,15 @@ struct CaptureCommand: ParsableCommand {
         var noted = false
         // Each worker loads its own copy of the schemas, so threads share no reference-counted
         // object: retains of one shared schema from two cores contend for its cache line.
-        let symbols = quiet ? .unicode : view.symbols
+        let symbols = quiet ? .unicode : view.symbols(for: shownView)
+        var renderOptions = view.renderOptions
+        renderOptions.timeStyle = timeStyle
+        renderOptions.timeDigits = capture.timestampDigits
+        let localTime = !utc
         var reassembly: ReassemblyOutput?
-        let requestedThreads = interface == nil ? threads ?? PacketPrinter.defaultThreads : 1
+        // Packets from an interface or a pipe are shown as they come, so one at a time.
+        let streaming = capture.isLive || capture.isStream || lineBuffered
+        let requestedThreads = streaming ? 1 : threads ?? PacketPrinter.defaultThreads
         // One thread: the stage and the one worker run on it, and share one copy of the schemas.
         // With more, the stage (on the reading thread) has its own: its framers evaluate the
         // schemas' programs, and two cores retaining one object contend for its cache line.
@@ -269,7 +410,7 @@ struct CaptureCommand: ParsableCommand {
             let schema = try schemas.load()
             if PacketPrinter.threadCount(requested: requestedThreads) == 1 { sharedSchema = schema }
             let stage = ReassemblyStage(schema: schema, options: reassemblyOptions, checksums: try checksums.selection(for: schema),
-                                        view: view.format, renderOptions: view.renderOptions)
+                                        view: shownView, renderOptions: renderOptions)
             reassembly = ReassemblyOutput(stage: stage, symbols: symbols)
         }
         let reassembling = reassembly != nil || background != nil
@@ -287,7 +428,7 @@ struct CaptureCommand: ParsableCommand {
             guard let root else {
                 throw ValidationError("no schema claims link type \(capture.linkType) (\(capture.linkTypeName)), and the bundled 'Unrecognized' struct is not loaded")
             }
-            return FrameWorker(schema: schema, root: root, view: quiet ? nil : view.format, options: view.renderOptions,
+            return FrameWorker(schema: schema, root: root, view: quiet ? nil : shownView, options: renderOptions, localTime: localTime,
                                symbols: symbols, checksums: try checksums.selection(for: schema),
                                tapper: reassembling ? ReassemblyStage.tapper(for: schema, options: reassemblyOptions) : nil)
         }
@@ -371,13 +512,13 @@ final class PacketPrinter {
         workers.append(try makeWorker())
     }
 
-    /// Dissects and prints `packets`, numbered from `firstNumber`. With one thread, before
-    /// returning; with more, in the background. A worker that cannot be made (its schemas no
-    /// longer load) leaves the share to the workers there are.
-    func show(_ packets: PacketShare, firstNumber: Int) {
+    /// Dissects and prints `packets`. With one thread, before returning; with more, in the
+    /// background. A worker that cannot be made (its schemas no longer load) leaves the share
+    /// to the workers there are.
+    func show(_ packets: PacketShare) {
         guard packets.count > 0 else { return }
         guard threads > 1 else {
-            workers[0].show(packets, firstNumber: firstNumber)
+            workers[0].show(packets)
             writeOut(0)
             return
         }
@@ -397,7 +538,7 @@ final class PacketPrinter {
         let running = self.running
         running.wait()
         DispatchQueue.global().async(group: group) {
-            worker.show(packets, firstNumber: firstNumber)
+            worker.show(packets)
             running.signal()
         }
         inFlight[index] = group
@@ -616,6 +757,8 @@ final class FrameWorker: @unchecked Sendable {
     private let leadingPadding = CacheLinePadding()
     private var interpreter: Interpreter
     private let tapper: TransportTapper?
+    /// The local time zone's offsets, for times shown in local time (nil: UTC).
+    private let localOffsets: LocalOffsets?
     private var taps: [TapMark] = []
     /// The share dissected last, kept while its taps wait to be reassembled.
     private var tappedShare: PacketShare?
@@ -636,9 +779,10 @@ final class FrameWorker: @unchecked Sendable {
     private let trailingPadding = CacheLinePadding()
 
     /// `tapper` takes each frame's TCP segment or IP fragment for reassembly (nil: none).
-    init(schema: Schema, root: StructType, view: View?, options: RenderOptions, symbols: SymbolSet = .unicode,
-         checksums: ChecksumSelection = .default, tapper: TransportTapper? = nil) {
+    init(schema: Schema, root: StructType, view: View?, options: RenderOptions, localTime: Bool = false,
+         symbols: SymbolSet = .unicode, checksums: ChecksumSelection = .default, tapper: TransportTapper? = nil) {
         self.tapper = tapper
+        localOffsets = localTime ? LocalOffsets() : nil
         var walk = Interpreter.Options()
         walk.checksums = checksums
         interpreter = Interpreter(schema: schema, options: walk)
@@ -648,10 +792,11 @@ final class FrameWorker: @unchecked Sendable {
         self.symbols = symbols
     }
 
-    func show(_ packets: PacketShare, firstNumber: Int) {
-        var number = firstNumber
+    func show(_ packets: PacketShare) {
+        var previousTime = packets.previousTime
         packets.bytes.withUnsafeBufferPointer { shareBytes in
             for packet in packets.records {
+                let number = packet.number
                 frames += 1
                 bytes += packet.count
                 if packet.count > packet.originalLength {
@@ -668,9 +813,17 @@ final class FrameWorker: @unchecked Sendable {
                                                          originalLength: packet.originalLength) { dissection in
                     if let tapper { tap = tapper.tap(dissection) }
                     if let renderer {
-                        let frame = FrameInfo(number: number,
-                                              time: CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds),
-                                              originalLength: packet.originalLength)
+                        var time = CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds)
+                        var frame = FrameInfo(number: number, time: time, originalLength: packet.originalLength)
+                        switch renderer.options.timeStyle {
+                        case .timeOfDay, .dateAndTime:
+                            if let localOffsets { time.utcOffset = localOffsets.offset(at: packet.seconds) }
+                            frame.time = time
+                        case .sincePrevious: frame.elapsed = time.since(previousTime ?? time)
+                        case .sinceFirst: frame.elapsed = time.since(packets.firstTime ?? time)
+                        case .none, .epoch: break
+                        }
+                        previousTime = time
                         renderer.render(dissection, frame: frame, into: &sink)
                     }
                     return (failed: dissection.error != nil, cut: dissection.cutNode >= 0,
@@ -691,7 +844,6 @@ final class FrameWorker: @unchecked Sendable {
                     let offset = renderer?.view == .summary || renderer?.view == .json ? sink.count - 1 : sink.count
                     taps.append(TapMark(outputOffset: max(0, offset), frame: number, tap: tap, range: packet.range))
                 }
-                number += 1
             }
         }
         if !taps.isEmpty { tappedShare = packets }
@@ -795,6 +947,8 @@ final class FrameWorker: @unchecked Sendable {
 struct PacketShare: Sendable {
     struct Record: Sendable {
         let range: Range<Int>
+        /// The packet's number: its place in the file (or in a live capture).
+        let number: Int
         let seconds: Int
         let nanoseconds: Int
         let originalLength: Int
@@ -806,6 +960,19 @@ struct PacketShare: Sendable {
     private(set) var records: [Record] = []
 
     /// Room for `packets` packets and `bytes` bytes.
+    /// When the capture's first packet was taken (the start of -ttttt's times).
+    var firstTime: CaptureTime?
+    /// When the packet before this share's first was taken (the start of -ttt's first time).
+    private(set) var previousTime: CaptureTime?
+
+    /// The share that follows `previous`, with room for `packets` packets and `bytes` bytes.
+    init(packets: Int, bytes: Int, after previous: PacketShare) {
+        self.init(packets: packets, bytes: bytes)
+        firstTime = previous.firstTime
+        previousTime = previous.records.last.map { CaptureTime(seconds: $0.seconds, nanoseconds: $0.nanoseconds) }
+            ?? previous.previousTime
+    }
+
     init(packets: Int, bytes: Int) {
         records.reserveCapacity(packets)
         self.bytes.reserveCapacity(bytes)
@@ -817,7 +984,31 @@ struct PacketShare: Sendable {
     mutating func append(_ packet: BorrowedPacket) {
         let start = bytes.count
         bytes.append(contentsOf: packet.bytes)
-        records.append(Record(range: start..<bytes.count, seconds: packet.seconds, nanoseconds: packet.nanoseconds,
+        records.append(Record(range: start..<bytes.count, number: packet.position, seconds: packet.seconds, nanoseconds: packet.nanoseconds,
                               originalLength: packet.originalLength))
+    }
+}
+
+/// The local time zone's offset from UTC (TZ, as tcpdump honours it) at capture times, asked of
+/// the C library once per quarter hour of capture time: offsets change (summer time) only on
+/// quarter hours, and asking costs a lookup in the zone's rules.
+final class LocalOffsets {
+    private var quarter = Int.min
+    private var offset = 0
+
+    init() {
+        tzset()
+    }
+
+    /// Seconds east of UTC at `seconds` since 1970.
+    func offset(at seconds: Int) -> Int {
+        let quarter = seconds >= 0 ? seconds / 900 : (seconds + 1) / 900 - 1
+        if quarter != self.quarter {
+            self.quarter = quarter
+            var time = time_t(clamping: seconds)
+            var local = tm()
+            offset = localtime_r(&time, &local) != nil ? local.tm_gmtoff : 0
+        }
+        return offset
     }
 }

@@ -29,4 +29,9 @@ struct Dissect: ParsableCommand {
         subcommands: [CaptureCommand.self, Hex.self, SchemaCommand.self],
         defaultSubcommand: CaptureCommand.self
     )
+
+    /// Runs with tcpdump's short-option habits (`-c10`, `-nnvX`) rewritten for the parser.
+    static func main() {
+        main(ShortOptions.normalized(Array(CommandLine.arguments.dropFirst())))
+    }
 }

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Dissector
 import Foundation
+import PacketCapture
 
 extension View: ExpressibleByArgument {}
+extension Capture.LiveOptions.Direction: ExpressibleByArgument {}
 
 /// When to color output.
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
@@ -11,10 +13,13 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// Options shared by every command that shows dissections.
 struct ViewOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: ArgumentHelp(
-        "How to show each frame: fields (a row per field), hex (annotated 16-byte dump), tree (like tshark -V), json (one object per line), summary (one line, like tcpdump).",
+    @Option(name: [.customShort("f"), .customLong("format")], help: ArgumentHelp(
+        "How to show each frame: summary (one line, like tcpdump; a capture's default), fields (a row per field; dissect hex's default), hex (annotated 16-byte dump), tree (like tshark -V), json (one object per line).",
         valueName: "view"))
-    var format: View = .fields
+    var formatChoice: View?
+
+    /// The view chosen, else the fields view (a capture's default is its own: a line per packet).
+    var format: View { formatChoice ?? .fields }
 
     @Option(help: ArgumentHelp("Color: auto (on for a terminal, off when piped or under NO_COLOR), always or never.",
                                valueName: "when"))
@@ -28,8 +33,11 @@ struct ViewOptions: ParsableArguments {
     }
 
     /// The views' symbols in the locale's character set; JSON is UTF-8 whatever the locale.
-    var symbols: SymbolSet {
-        format == .json ? .unicode : SymbolSet(environment: ProcessInfo.processInfo.environment)
+    var symbols: SymbolSet { symbols(for: format) }
+
+    /// The symbols for `view`: JSON is UTF-8 whatever the locale.
+    func symbols(for view: View) -> SymbolSet {
+        view == .json ? .unicode : SymbolSet(environment: ProcessInfo.processInfo.environment)
     }
 
     private var useColor: Bool {

@@ -32,6 +32,8 @@ import Testing
     static var utf8Environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["LC_ALL"] = "C.UTF-8"
+        // Times are shown in local time: the tests' expectations are in UTC.
+        environment["TZ"] = "UTC"
         return environment
     }
 

@@ -43,7 +43,7 @@ public struct FieldRowsRenderer {
             scratch.keep(layout)
             scratch.keep(paths)
         }
-        let style = Style(enabled: options.color)
+        let style = Style(options)
         let errorNode = dissection.errorNode
         let cutNode = dissection.cutNode
         var widest = 12

@@ -36,7 +36,7 @@ public struct HexDumpRenderer {
             scratch.keep(layout)
             scratch.keep(paths)
         }
-        let style = Style(enabled: options.color)
+        let style = Style(options)
         let bytes = dissection.bytes
         let errorNode = dissection.errorNode
         let cutNode = dissection.cutNode

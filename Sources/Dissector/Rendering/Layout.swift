@@ -256,11 +256,32 @@ public struct RenderOptions: Sendable {
     /// Columns to wrap long values and rows at.
     public var width: Int
 
+    /// How frames' capture times are shown (JSON always gives the UTC time, to the nanosecond).
+    public var timeStyle: TimeStyle = .timeOfDay
+    /// Digits of a second shown: 6 for a capture recorded in microseconds, 9 in nanoseconds.
+    public var timeDigits = 9
+
     /// Options with these settings.
     public init(color: Bool = false, width: Int = 120) {
         self.color = color
         self.width = max(60, width)
     }
+}
+
+/// How a frame's capture time is shown: tcpdump's `-t` flags.
+public enum TimeStyle: Sendable, Hashable {
+    /// `06:01:48.740443` (tcpdump's default).
+    case timeOfDay
+    /// No time (`-t`).
+    case none
+    /// `1795240908.740443`: seconds since 1970 (`-tt`).
+    case epoch
+    /// `00:00:00.000019`: since the previous frame (`-ttt`).
+    case sincePrevious
+    /// `2026-11-21 06:01:48.740443` (`-tttt`).
+    case dateAndTime
+    /// `00:00:01.250000`: since the first frame (`-ttttt`).
+    case sinceFirst
 }
 
 /// What a view says about the frame besides its bytes: its number and, from a capture, its time.
@@ -271,6 +292,8 @@ public struct FrameInfo: Sendable {
     public var number: Int?
     /// When the frame was captured, for frames read from a capture.
     public var time: CaptureTime?
+    /// For the relative time styles: the time since the previous or the first frame.
+    public var elapsed: CaptureTime?
     /// The frame's original length on the wire, when more than was captured (without it, the
     /// views take the dissection's ``Dissection/originalLength``).
     public var originalLength: Int?
@@ -286,7 +309,7 @@ public struct FrameInfo: Sendable {
         self.originalLength = originalLength
     }
 
-    /// `frame 3 · 2026-11-21T06:01:48.740443000Z · 74 bytes · Ethernet › IPv4 › TCP`, bold when styled.
+    /// `frame 3 · 2026-11-21 06:01:48.740443 UTC · 74 bytes · Ethernet › IPv4 › TCP`, bold when styled.
     func writeHeading(_ layout: Layout, style: Style, into sink: inout TextSink) {
         if style.enabled { sink.append("\u{1B}[1m" as StaticString) }
         if let reassembly {
@@ -298,9 +321,10 @@ public struct FrameInfo: Sendable {
             sink.append(byte: UInt8(ascii: " "))
             sink.appendDecimal(number)
         }
-        if let time {
+        if time != nil, style.timeStyle != .none {
             sink.append(" · " as StaticString)
-            sink.appendISO8601(time)
+            sink.appendTime(of: self, style: style.timeStyle == .timeOfDay ? .dateAndTime : style.timeStyle,
+                            digits: style.timeDigits, zone: true)
         }
         sink.append(" · " as StaticString)
         writeLengths(of: layout.dissection, into: &sink)
@@ -388,6 +412,18 @@ extension DissectionCut {
 /// ANSI styling, or none.
 struct Style {
     let enabled: Bool
+    var timeStyle: TimeStyle = .timeOfDay
+    var timeDigits = 9
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    init(_ options: RenderOptions) {
+        enabled = options.color
+        timeStyle = options.timeStyle
+        timeDigits = options.timeDigits
+    }
 
     private static let palette = ["36", "33", "32", "35", "34", "96", "93", "92", "95", "94"]
 

@@ -28,7 +28,7 @@ public struct SummaryRenderer {
     func render(_ dissection: Dissection, frame: FrameInfo, into sink: inout TextSink, scratch: RenderScratch) {
         let layout = Layout(dissection, layersOnly: true, scratch: scratch)
         defer { scratch.keep(layout) }
-        let style = Style(enabled: options.color)
+        let style = Style(options)
         if let reassembly = frame.reassembly {
             // Under the frame that completed it: `  ↳ reassembled from frames 3, 4 · TLS …`.
             sink.append("  ↳ reassembled " as StaticString)
@@ -46,8 +46,8 @@ public struct SummaryRenderer {
             sink.appendDecimal(number)
             sink.append(byte: UInt8(ascii: " "))
         }
-        if let time = frame.time {
-            sink.appendTimeOfDay(time)
+        if frame.time != nil, style.timeStyle != .none {
+            sink.appendTime(of: frame, style: style.timeStyle, digits: style.timeDigits, zone: false)
             sink.append(byte: UInt8(ascii: " "))
         }
         var wroteLayer = false

@@ -32,7 +32,7 @@ public struct TreeRenderer {
     func render(_ dissection: Dissection, frame: FrameInfo, into sink: inout TextSink, scratch: RenderScratch) {
         let layout = Layout(dissection, scratch: scratch)
         defer { scratch.keep(layout) }
-        let style = Style(enabled: options.color)
+        let style = Style(options)
         let names = dissection.schema.names
         frame.writeHeading(layout, style: style, into: &sink)
         var line = scratch.line

@@ -1,0 +1,159 @@
+import Foundation
+import PacketCapture
+import Testing
+
+/// The command line as a tcpdump or tshark user types it (issue 16): each defect they met, end to end.
+extension CommandLineTests {
+    /// A UTF-8 environment whose local time zone is `zone` (a POSIX TZ string: no zone files needed).
+    static func environment(zone: String) -> [String: String] {
+        var environment = utf8Environment
+        environment["TZ"] = zone
+        return environment
+    }
+
+    @Test func attachedValuesAndGroupedFlagsAreReadAsGetoptReadsThem() throws {
+        let spaced = try run(["-r", Self.capture("tcp.pcap"), "-c", "2", "-s", "0"])
+        #expect(spaced.status == 0, "\(spaced.error)")
+        #expect(spaced.output.split(separator: "\n").count == 2)
+        for arguments in [["-c2", "-r" + Self.capture("tcp.pcap"), "-s0"], ["-nc2", "-s0", "-r", Self.capture("tcp.pcap")],
+                          ["-nnr", Self.capture("tcp.pcap"), "-c", "2"]] {
+            let attached = try run(arguments)
+            #expect(attached.status == 0, "\(arguments): \(attached.error)")
+            #expect(attached.output == spaced.output, "\(arguments)")
+        }
+        // A count that is not positive says so, rather than "Missing value".
+        let negative = try run(["-r", Self.capture("tcp.pcap"), "-c", "-1"])
+        #expect(negative.status != 0)
+        #expect(negative.error.contains("-c needs a positive count (got -1)"), "\(negative.error)")
+        let attachedNegative = try run(["-r", Self.capture("tcp.pcap"), "-c-1"])
+        #expect(attachedNegative.error.contains("-c needs a positive count (got -1)"), "\(attachedNegative.error)")
+    }
+
+    /// Frames keep their number in the file whatever the filter passes, as in tshark and Wireshark.
+    @Test func framesAreNumberedByTheirPlaceInTheFile() throws {
+        let result = try run(["-r", Self.capture("dns.pcap"), "-t", "udp src port 53"])
+        #expect(result.status == 0, "\(result.error)")
+        let numbers = result.output.split(separator: "\n").compactMap { $0.split(separator: " ").first.flatMap { Int($0) } }
+        // tshark -r dns.pcap -Y udp.srcport==53: the responses are the even frames.
+        #expect(numbers == [2, 4, 6, 8, 10, 12, 14, 16])
+        // -c counts the packets the filter passed, as tcpdump's.
+        let counted = try run(["-r", Self.capture("dns.pcap"), "-t", "-c", "2", "udp src port 53"])
+        #expect(counted.output.split(separator: "\n").compactMap { $0.split(separator: " ").first } == ["2", "4"])
+        let filterFile = Self.temporaryFile(".bpf")
+        defer { try? FileManager.default.removeItem(at: filterFile) }
+        try Data("udp src port 53  # responses only\n".utf8).write(to: filterFile)
+        let fromFile = try run(["-r", Self.capture("dns.pcap"), "-t", "-F", filterFile.path])
+        #expect(fromFile.output == result.output)
+        let both = try run(["-r", Self.capture("dns.pcap"), "-F", filterFile.path, "udp"])
+        #expect(both.status != 0 && both.error.contains("-F reads the filter from a file"), "\(both.error)")
+    }
+
+    /// Times as tcpdump prints them, in local time (TZ) unless --utc, to the file's own precision.
+    @Test func timesFollowTcpdumpsFlagsAndTheLocalZone() throws {
+        func firstTwo(_ arguments: [String], zone: String = "UTC") throws -> [String] {
+            let result = try run(["-r", Self.capture("tcp.pcap"), "-c", "2", "--no-tcp-reassembly"] + arguments,
+                                 environment: Self.environment(zone: zone))
+            #expect(result.status == 0, "\(result.error)")
+            return result.output.split(separator: "\n").map { line in
+                // The time is what lies between the frame number and the first layer.
+                let words = line.split(separator: " ").dropFirst()
+                return words.prefix { !$0.hasPrefix("Ethernet") }.joined(separator: " ")
+            }
+        }
+        // tshark: frame 1 at 1795240908.740443, frame 2 19 µs later; tcp.pcap records microseconds.
+        #expect(try firstTwo([]) == ["06:01:48.740443", "06:01:48.740462"])
+        #expect(try firstTwo([], zone: "EST+5") == ["01:01:48.740443", "01:01:48.740462"])
+        #expect(try firstTwo(["--utc"], zone: "EST+5") == ["06:01:48.740443", "06:01:48.740462"])
+        #expect(try firstTwo(["-t"]) == ["", ""])
+        #expect(try firstTwo(["-tt"]) == ["1795240908.740443", "1795240908.740462"])
+        #expect(try firstTwo(["-ttt"]) == ["00:00:00.000000", "00:00:00.000019"])
+        #expect(try firstTwo(["-tttt"], zone: "EST+5") == ["2026-11-21 01:01:48.740443", "2026-11-21 01:01:48.740462"])
+        #expect(try firstTwo(["-ttttt"]) == ["00:00:00.000000", "00:00:00.000019"])
+        // A nanosecond pcapng keeps its nine digits.
+        let nano = try run(["-r", Self.capture("tcp6.pcapng"), "-c", "1"], environment: Self.environment(zone: "UTC"))
+        #expect(nano.output.hasPrefix("1 06:50:34.155839279 "), "\(nano.output)")
+        // -ttt runs across shares and threads: each frame's time since the one before it.
+        let deltas = try run(["-r", Self.capture("dns.pcap"), "-ttt", "--threads", "3"])
+        let serial = try run(["-r", Self.capture("dns.pcap"), "-ttt", "--threads", "1"])
+        #expect(deltas.output == serial.output)
+    }
+
+    /// A line per packet unless a view is asked for; tcpdump's -v and -x/-X choose the tree and the hex dump.
+    @Test func theDefaultViewIsALinePerPacket() throws {
+        let lines = try run(["-r", Self.capture("dns.pcap")])
+        #expect(lines.output.split(separator: "\n").count == 16)
+        let summary = try run(["-r", Self.capture("dns.pcap"), "-f", "summary"])
+        #expect(summary.output == lines.output)
+        let verbose = try run(["-r", Self.capture("dns.pcap"), "-c", "1", "-v"])
+        #expect(verbose.output == (try run(["-r", Self.capture("dns.pcap"), "-c", "1", "-f", "tree"])).output)
+        let hex = try run(["-r", Self.capture("dns.pcap"), "-c", "1", "-f", "hex"])
+        for flag in ["-x", "-xx", "-X", "-XX"] {
+            #expect(try run(["-r", Self.capture("dns.pcap"), "-c", "1", flag]).output == hex.output, "\(flag)")
+        }
+        let clash = try run(["-r", Self.capture("dns.pcap"), "-v", "-f", "json"])
+        #expect(clash.status != 0 && clash.error.contains("choose one view"), "\(clash.error)")
+        let liveOnly = try run(["-r", Self.capture("dns.pcap"), "-Q", "in"])
+        #expect(liveOnly.status != 0 && liveOnly.error.contains("-Q applies to a live capture"), "\(liveOnly.error)")
+    }
+
+    /// `-r -` from a pipe shows each packet as it arrives, not when a share of 256 fills or the
+    /// pipe closes; Ctrl-C (SIGINT) then ends it cleanly, with status 0 and no error.
+    @Test func standardInputStreamsAndCtrlCEndsItCleanly() throws {
+        let file = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.capture("tcp.pcap")))
+        // The pcap header (24 bytes) and the first record (16-byte header, 74 bytes captured).
+        let firstPacket = file.prefix(24 + 16 + 74)
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["-r", "-", "-t"]
+        process.currentDirectoryURL = Self.repositoryRoot
+        process.environment = Self.utf8Environment
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(firstPacket)
+        // The writer stays open: the packet must show without it closing.
+        let shown = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var firstLine = Data()
+        DispatchQueue.global().async {
+            while !firstLine.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                firstLine.append(chunk)
+            }
+            shown.signal()
+        }
+        let arrived = shown.wait(timeout: .now() + 20) == .success
+        #expect(arrived, "the first packet was not shown while the pipe stayed open")
+        #expect(String(decoding: firstLine, as: UTF8.self).hasPrefix("1 Ethernet"), "\(String(decoding: firstLine, as: UTF8.self))")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(errorText)")
+        #expect(!errorText.contains("Interrupted"), "\(errorText)")
+    }
+
+    /// --duration ends a capture on an interface where nothing matches, on time; the capture
+    /// says what it listens on first, as tcpdump does, and -s 0 is all of a packet.
+    @Test(.enabled(if: canCaptureOnLoopback, "capturing on lo needs root or CAP_NET_RAW; skipped"))
+    func aQuietLiveCaptureStopsOnTime() throws {
+        let start = Date()
+        let result = try run(["-i", "lo", "--duration", "1", "-s", "0", "udp port 1"])
+        let took = Date().timeIntervalSince(start)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(took < 10, "a 1-second capture took \(took) s")
+        #expect(result.error.hasPrefix("listening on lo, link-type EN10MB (Ethernet), snapshot length 262144 bytes\n"),
+                "\(result.error)")
+        #expect(result.error.contains("0 packets captured"))
+        let linkTypes = try run(["-i", "lo", "-L"])
+        #expect(linkTypes.output.contains("EN10MB (Ethernet)"), "\(linkTypes.output)")
+        let chosen = try run(["-ilo", "-y", "EN10MB", "--duration", "0.3", "udp port 1"])
+        #expect(chosen.status == 0 && chosen.error.contains("link-type EN10MB"), "\(chosen.error)")
+        let wrongType = try run(["-i", "lo", "-y", "NO_SUCH_TYPE"])
+        #expect(wrongType.status != 0 && wrongType.error.contains("-y 'NO_SUCH_TYPE': no such link type"), "\(wrongType.error)")
+    }
+}
