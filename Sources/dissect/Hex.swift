@@ -5,12 +5,22 @@ import Foundation
 
 struct Hex: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Dissect one frame given as hex: every byte labeled with its field.",
+        abstract: "Dissect frames given as hex: every byte labeled with its field.",
         discussion: """
             Bytes come from the HEX arguments, from --file (raw bytes), or from standard input \
             (hex text). Hex may be separated by spaces, colons, dashes or commas, with optional \
-            0x; the output of xxd, hexdump -C, od -Ax -tx1 and tcpdump -xx/-X can be pasted as it \
-            is (tcpdump -x and -X start at the IP layer: use --root IPv4 or IPv6).
+            0x; the output of xxd, hexdump -C, od -Ax -tx1 and tcpdump -x/-xx/-X/-XX can be \
+            pasted as it is.
+
+            Several packets of tcpdump's output pasted at once (with -v or not) are dissected \
+            one by one as frames 1, 2, ...: a frame starts at each packet line, and wherever a \
+            dump starts again at offset 0. Times printed with -tt or -tttt (local time) are \
+            shown with the frames; tcpdump's default time of day has no date and is left out. \
+            tcpdump -x and -X dump from the IP header, not the link layer: give --root IPv4 \
+            (or IPv6); a note says so when the bytes look like an IP packet.
+
+            --root takes a struct name as `dissect schema list` shows it; case does not matter \
+            when only one struct matches, and a name that matches none gets the closest names.
 
             A malformed frame keeps every field decoded before the error; the failing field is \
             marked with ✗ and the exact reason, and the bytes after it are still shown. With \
@@ -20,6 +30,8 @@ struct Hex: ParsableCommand {
             Examples:
               dissect hex 'ffffffffffff 001122334455 0806 ...'
               xxd frame.bin | dissect hex --format tree
+              tcpdump -r dump.pcap -xx | dissect hex --format summary
+              tcpdump -r dump.pcap -x -c 1 | dissect hex --root IPv4
               dissect hex --file header.bin --no-bundled --schema bmp.schema --root BMPFile
             """
     )
