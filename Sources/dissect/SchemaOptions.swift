@@ -111,7 +111,8 @@ struct DecodeAsRule {
         guard let target = schema.structs.first(where: { $0.protocolAbbreviation?.lowercased() == lowered })
                 ?? schema.structs.first(where: { $0.name == protocolName }) else {
             let known = Set(schema.structs.compactMap(\.protocolAbbreviation)).sorted().joined(separator: ", ")
-            throw ValidationError("--decode-as '\(text)': no protocol or struct '\(protocolName)' (protocols: \(known))")
+            let close = NameSuggestions.didYouMean(protocolName, among: schema.structs.compactMap(\.protocolAbbreviation) + schema.structNames)
+            throw ValidationError("--decode-as '\(text)': no protocol or struct '\(protocolName)'\(close) (protocols: \(known))")
         }
         self.table = table
         self.keys = keys

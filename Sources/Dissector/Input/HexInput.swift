@@ -8,6 +8,21 @@ public struct HexInputError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// One frame of hex text: its bytes, and the line that headed its dump (tcpdump's packet line).
+public struct HexFrame: Sendable, Equatable {
+    /// The frame's bytes.
+    public var bytes: [UInt8]
+    /// The first line before the dump that is not part of it, trimmed (tcpdump's
+    /// `06:01:45.551769 IP a > b: …`), if any.
+    public var header: String?
+
+    /// A frame of these bytes.
+    public init(bytes: [UInt8], header: String?) {
+        self.bytes = bytes
+        self.header = header
+    }
+}
+
 /// Reads bytes written as hex text, including the dumps of common tools pasted as they are.
 public enum HexInput {
     /// Parses any of:
@@ -16,49 +31,81 @@ public enum HexInput {
     /// - `xxd` and `tcpdump -x`/`-xx`/`-X`/`-XX` output (lines with an `offset:` first; their
     ///   ASCII column and tcpdump's packet lines are skipped);
     /// - `hexdump -C` and `od -Ax -tx1` output (an offset, then bytes; `|ascii|` skipped).
+    ///
+    /// Every frame's bytes, one after the other: ``frames(_:)`` keeps them apart.
     public static func parse(_ text: String) throws(HexInputError) -> [UInt8] {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingWhitespace }
-        if lines.contains(where: { Self.colonOffset($0) != nil }) {
-            var bytes: [UInt8] = []
-            for line in lines {
-                guard let rest = Self.colonOffset(line) else { continue }
-                // The hex ends where two spaces set off the ASCII column.
-                let hexPart = String(rest.trimmingWhitespace).components(separatedBy: "  ").first ?? ""
-                bytes += try parsePlain(String(hexPart))
-            }
-            return bytes
-        }
-        if let bytes = offsetDump(lines) { return bytes }
-        return try parsePlain(text)
+        try frames(text).flatMap(\.bytes)
     }
 
-    /// The rest of a line that starts with an `offset:` token (`00000010:`, `0x0010:`), or nil.
-    private static func colonOffset(_ line: Substring) -> Substring? {
+    /// The frames in `text`, read as ``parse(_:)`` reads it, split where a dump starts again:
+    /// several packets of `tcpdump -xx` (or `-x`, `-X`, `-XX`, with or without `-v`) pasted
+    /// together give a frame each. A dump starts again at a line with offset 0 after bytes, and
+    /// after any line that is not a dump line (tcpdump's packet line). Plain hex is one frame.
+    /// Always at least one frame (an empty one for text without bytes).
+    public static func frames(_ text: String) throws(HexInputError) -> [HexFrame] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingWhitespace }
+        if lines.contains(where: { Self.colonOffset($0) != nil }) {
+            var frames: [HexFrame] = []
+            var current = HexFrame(bytes: [], header: nil)
+            func finish() {
+                if !current.bytes.isEmpty { frames.append(current) }
+                current = HexFrame(bytes: [], header: nil)
+            }
+            for line in lines where !line.isEmpty {
+                guard let (offset, rest) = Self.colonOffset(line) else {
+                    // tcpdump's packet line, or its -v continuation lines: the first one after a
+                    // dump ends it and heads the next.
+                    if !current.bytes.isEmpty { finish() }
+                    if current.header == nil { current.header = String(line) }
+                    continue
+                }
+                if offset == 0, !current.bytes.isEmpty { finish() }
+                // The hex ends where two spaces set off the ASCII column.
+                let hexPart = String(rest.trimmingWhitespace).components(separatedBy: "  ").first ?? ""
+                current.bytes += try parsePlain(String(hexPart))
+            }
+            finish()
+            return frames.isEmpty ? [HexFrame(bytes: [], header: nil)] : frames
+        }
+        if let frames = offsetDump(lines) { return frames }
+        return [HexFrame(bytes: try parsePlain(text), header: nil)]
+    }
+
+    /// The offset and the rest of a line that starts with an `offset:` token (`00000010:`,
+    /// `0x0010:`), or nil. An offset too long for an Int reads as nonzero.
+    private static func colonOffset(_ line: Substring) -> (offset: Int, rest: Substring)? {
         guard let first = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first, first.hasSuffix(":") else { return nil }
         var digits = first.dropLast()
         if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
         guard !digits.isEmpty, digits.allSatisfy(\.isHexDigit) else { return nil }
-        return line.dropFirst(first.count)
+        return (Int(digits, radix: 16) ?? Int.max, line.dropFirst(first.count))
     }
 
     /// `hexdump -C` and `od` output: each line's first token is the offset of its first byte, and
-    /// the last line may hold only the final offset. Nil unless every offset agrees with the count.
-    private static func offsetDump(_ lines: [Substring]) -> [UInt8]? {
+    /// the last line may hold only the final offset. Nil unless every offset agrees with the count;
+    /// offset 0 after bytes starts another frame (dumps pasted one after the other).
+    private static func offsetDump(_ lines: [Substring]) -> [HexFrame]? {
+        var frames: [HexFrame] = []
         var bytes: [UInt8] = []
-        var sawDumpLine = false
         for line in lines where !line.isEmpty {
             let beforeASCII = line.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false).first ?? line
             let tokens = beforeASCII.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard let offsetToken = tokens.first, offsetToken.count >= 6, let offset = Int(offsetToken, radix: 16),
-                  offset == bytes.count else { return nil }
+            guard let offsetToken = tokens.first, offsetToken.count >= 6, let offset = Int(offsetToken, radix: 16) else {
+                return nil
+            }
+            if offset == 0, !bytes.isEmpty {
+                frames.append(HexFrame(bytes: bytes, header: nil))
+                bytes = []
+            }
+            guard offset == bytes.count else { return nil }
             if tokens.count == 1 { continue }
             for token in tokens.dropFirst() {
                 guard token.count == 2, let byte = UInt8(token, radix: 16) else { return nil }
                 bytes.append(byte)
             }
-            sawDumpLine = true
         }
-        return sawDumpLine ? bytes : nil
+        if !bytes.isEmpty { frames.append(HexFrame(bytes: bytes, header: nil)) }
+        return frames.isEmpty ? nil : frames
     }
 
     private static func parsePlain(_ text: String) throws(HexInputError) -> [UInt8] {

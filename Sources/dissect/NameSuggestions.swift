@@ -1,0 +1,87 @@
+import ArgumentParser
+import BinarySchema
+
+/// Finds the name a user meant among known names (struct names, protocol names): the exact
+/// name, else the one name equal to it ignoring case; and for a name that matches none, the
+/// closest names to suggest.
+enum NameSuggestions {
+    /// `name` if it is known, else the only known name equal to it ignoring case, else nil.
+    static func resolve(_ name: String, among names: [String]) -> String? {
+        if names.contains(name) { return name }
+        let lowered = name.lowercased()
+        let matches = names.filter { $0.lowercased() == lowered }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    /// Up to `limit` known names close to `name`, closest first: the names equal to it ignoring
+    /// case, then those a few edits away (typos: `Ethernt`, `IPV4`), then those that start with
+    /// it (`DHCPv6` for `dhcpv`); among equally close names, the `preferred` ones first. Empty
+    /// when nothing is close. Of names that differ only in case, the first in `names` stands for all.
+    static func suggestions(for name: String, among names: [String], preferring preferred: Set<String> = [],
+                            limit: Int = 4) -> [String] {
+        let lowered = Array(name.lowercased().unicodeScalars)
+        guard !lowered.isEmpty else { return [] }
+        // One edit for short names, more for longer ones, never most of the name.
+        let allowed = max(1, min(3, lowered.count / 3))
+        var ranked: [(rank: Int, name: String)] = []
+        // Names equal but for case count once, as the first of them.
+        var seen: Set<String> = []
+        for candidate in names where seen.insert(candidate.lowercased()).inserted {
+            let other = Array(candidate.lowercased().unicodeScalars)
+            let distance = editDistance(lowered, other, atMost: allowed)
+            if distance <= allowed {
+                ranked.append((distance, candidate))
+            } else if lowered.count >= 2, other.starts(with: lowered) {
+                ranked.append((allowed + 1 + other.count - lowered.count, candidate))
+            }
+        }
+        ranked.sort {
+            if $0.rank != $1.rank { return $0.rank < $1.rank }
+            let (first, second) = (preferred.contains($0.name), preferred.contains($1.name))
+            return first != second ? first : $0.name < $1.name
+        }
+        return ranked.prefix(limit).map(\.name)
+    }
+
+    /// `; did you mean Ethernet?` (or `A, B or C?`), or an empty string when nothing is close.
+    static func didYouMean(_ name: String, among names: [String], preferring preferred: Set<String> = []) -> String {
+        let close = suggestions(for: name, among: names, preferring: preferred)
+        guard let last = close.last else { return "" }
+        let list = close.count == 1 ? last : close.dropLast().joined(separator: ", ") + " or " + last
+        return "; did you mean \(list)?"
+    }
+
+    /// The struct `name` names (exactly, or ignoring case when only one struct matches so), or
+    /// an error that suggests the closest names and the link-layer roots.
+    static func structType(named name: String, in schema: Schema, option: String) throws -> StructType {
+        let names = schema.structNames
+        if let resolved = resolve(name, among: names), let found = schema.structType(named: resolved) { return found }
+        let linkRoots = schema.structs.filter { !$0.linkTypes.isEmpty }.map(\.name).sorted()
+        var message = "\(option): no struct named '\(name)'" + didYouMean(name, among: names, preferring: Set(linkRoots))
+        if !linkRoots.isEmpty { message += " (roots for link types: \(linkRoots.joined(separator: ", ")))" }
+        message += "; `dissect schema list` lists every struct"
+        throw ValidationError(message)
+    }
+
+    /// The edit distance between `a` and `b` (insertions, deletions, substitutions and swaps of
+    /// two neighbours: `dsn` is one edit from `dns`), or `limit + 1` once it is sure to pass `limit`.
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost limit: Int) -> Int {
+        if abs(a.count - b.count) > limit { return limit + 1 }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for (i, x) in a.enumerated() {
+            current[0] = i + 1
+            var rowBest = current[0]
+            for (j, y) in b.enumerated() {
+                var cost = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+                if i > 0, j > 0, x == b[j - 1], a[i - 1] == y { cost = min(cost, beforePrevious[j - 1] + 1) }
+                current[j + 1] = cost
+                rowBest = min(rowBest, cost)
+            }
+            if rowBest > limit { return limit + 1 }
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
+        }
+        return min(previous[b.count], limit + 1)
+    }
+}
