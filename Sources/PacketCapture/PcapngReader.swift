@@ -31,7 +31,7 @@ final class PcapngReader {
         let offsetSeconds: Int
     }
 
-    /// Blocks longer than this are taken for damage (Wireshark's own limit is 16 MiB).
+    /// Blocks longer than this (64 MiB) are taken for damage: a bound on the memory one block takes.
     static let maximumBlockLength = 1 << 26
     static let sectionHeaderType: UInt32 = 0x0A0D_0D0A
     static let byteOrderMagic: UInt32 = 0x1A2B_3C4D
@@ -40,6 +40,8 @@ final class PcapngReader {
     private let source: String
     /// The current block's body, reused; grown as needed.
     private var buffer: UnsafeMutableRawBufferPointer
+    /// A block's type and length (and a section header's byte-order magic).
+    private let head = UnsafeMutableRawBufferPointer.allocate(byteCount: 12, alignment: 4)
     private var littleEndian = true
     private var interfaces: [Interface] = []
     /// Byte offset of the next block in the file.
@@ -59,6 +61,7 @@ final class PcapngReader {
     deinit {
         fclose(file)
         buffer.deallocate()
+        head.deallocate()
     }
 
     /// Whether `file` starts with a pcapng section header; the file is rewound.
@@ -77,22 +80,21 @@ final class PcapngReader {
     func next() throws(PcapError) -> Packet? {
         while true {
             let blockOffset = offset
-            var header: [UInt8] = Array(repeating: 0, count: 8)
-            let got = header.withUnsafeMutableBytes { fread($0.baseAddress, 1, 8, file) }
+            let got = fread(head.baseAddress, 1, 8, file)
             if got == 0, feof(file) != 0 { return nil }
             guard got == 8 else {
                 throw damaged(blockOffset, ferror(file) != 0 ? "read error" : "the file ends inside a block header")
             }
+            let header = UnsafeRawBufferPointer(head)
             let rawType = Self.word(header, 0, littleEndian: true)
             if rawType == Self.sectionHeaderType {
                 // The byte order is the section header's own: its magic, right after the length.
-                var magic: [UInt8] = [0, 0, 0, 0]
-                guard magic.withUnsafeMutableBytes({ fread($0.baseAddress, 1, 4, file) }) == 4 else {
+                guard fread(head.baseAddress.map { $0 + 8 }, 1, 4, file) == 4 else {
                     throw damaged(blockOffset, "the file ends inside a section header")
                 }
-                if Self.word(magic, 0, littleEndian: true) == Self.byteOrderMagic {
+                if Self.word(header, 8, littleEndian: true) == Self.byteOrderMagic {
                     littleEndian = true
-                } else if Self.word(magic, 0, littleEndian: false) == Self.byteOrderMagic {
+                } else if Self.word(header, 8, littleEndian: false) == Self.byteOrderMagic {
                     littleEndian = false
                 } else {
                     throw damaged(blockOffset, "section header without the byte-order magic")
@@ -124,7 +126,7 @@ final class PcapngReader {
     }
 
     /// The block's total length, checked: at least `minimum`, a multiple of 4, at most the limit.
-    private func checkedLength(_ header: [UInt8], blockOffset: Int, minimum: Int) throws(PcapError) -> Int {
+    private func checkedLength(_ header: UnsafeRawBufferPointer, blockOffset: Int, minimum: Int) throws(PcapError) -> Int {
         let length = Int(Self.word(header, 4, littleEndian: littleEndian))
         guard length >= minimum else { throw damaged(blockOffset, "block length \(length) is less than \(minimum)") }
         guard length % 4 == 0 else { throw damaged(blockOffset, "block length \(length) is not a multiple of 4") }
@@ -252,7 +254,7 @@ final class PcapngReader {
         }
     }
 
-    private static func word(_ bytes: [UInt8], _ at: Int, littleEndian: Bool) -> UInt32 {
+    private static func word(_ bytes: UnsafeRawBufferPointer, _ at: Int, littleEndian: Bool) -> UInt32 {
         let value = bytes[at..<(at + 4)].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         return littleEndian ? value : value.byteSwapped
     }
