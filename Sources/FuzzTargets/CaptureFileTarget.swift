@@ -3,7 +3,8 @@ import Dissector
 import Foundation
 import PacketCapture
 
-/// Capture file bytes through libpcap (pcap or pcapng), every packet through the dissector, and
+/// Capture file bytes through libpcap (pcap or pcapng) or, for the pcapng files libpcap refuses,
+/// our own reader, every packet through the dissector, and
 /// the TCP segments and IP fragments through reassembly.
 enum CaptureFileTarget {
     /// Reassembly with small caps, so hostile files reach them.
@@ -34,6 +35,11 @@ enum CaptureFileTarget {
         while packets < 10_000, case .packet(let packet)? = try? capture.next() {
             packets += 1
             try require(packet.bytes.count <= bytes.count, "a packet of \(packet.bytes.count) bytes from a \(bytes.count)-byte file")
+            // A pcapng file's interfaces may differ in link type (our own reader reads those).
+            var root = root
+            if let linkType = packet.linkType, linkType != capture.linkType {
+                root = schema.rootStruct(forLinkType: linkType) ?? schema.structType(named: "Unrecognized") ?? root
+            }
             let dissection = interpreter.dissect(packet.bytes, root: root, originalLength: packet.originalLength)
             try DissectionInvariants.check(dissection, root: root.name)
             // The file's timestamps are arbitrary too: the views must format any of them.

@@ -54,13 +54,17 @@ public struct CapturedPacket: Sendable {
     public let bytes: [UInt8]
     /// Length of the packet on the wire.
     public let originalLength: Int
+    /// The link type (DLT) of the packet's interface: the capture's ``Capture/linkType``, except in
+    /// a pcapng file whose interfaces differ. Nil for a packet made by hand (the capture's).
+    public let linkType: Int?
 
     /// A packet with these contents, for writing with ``CaptureWriter``.
-    public init(seconds: Int, nanoseconds: Int, bytes: [UInt8], originalLength: Int) {
+    public init(seconds: Int, nanoseconds: Int, bytes: [UInt8], originalLength: Int, linkType: Int? = nil) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds
         self.bytes = bytes
         self.originalLength = originalLength
+        self.linkType = linkType
     }
 }
 
@@ -75,13 +79,16 @@ package struct BorrowedPacket {
     package let bytes: UnsafeBufferPointer<UInt8>
     /// Length of the packet on the wire.
     package let originalLength: Int
+    /// The link type (DLT) of the packet's interface (see ``CapturedPacket/linkType``).
+    package let linkType: Int
     /// The packet's place in its file, from 1, counting the packets a filter passed over; for a
     /// live capture, its place among the packets delivered.
     package var position = 0
 
     /// A copy that outlives the next read.
     package func copy() -> CapturedPacket {
-        CapturedPacket(seconds: seconds, nanoseconds: nanoseconds, bytes: Array(bytes), originalLength: originalLength)
+        CapturedPacket(seconds: seconds, nanoseconds: nanoseconds, bytes: Array(bytes), originalLength: originalLength,
+                       linkType: linkType)
     }
 }
 
@@ -105,6 +112,7 @@ public final class Capture {
     public let linkType: Int
     /// Whether timestamps carry nanoseconds (otherwise microseconds, scaled).
     let nanosecondPrecision: Bool
+
     /// Digits of a second the source records: 6 for a microsecond file, 9 for nanoseconds.
     public private(set) var timestampDigits = 9
     /// Whether packets come from an interface.
@@ -117,24 +125,15 @@ public final class Capture {
     private var descriptor: Int32 = -1
     /// How long a live read waits for a packet before reporting `.timeout`.
     private var timeoutMilliseconds: Int32 = 100
-    /// A file's filter, run here rather than in libpcap so packets it passes over are still counted.
-    private var fileFilter: bpf_program?
-    /// Packets read so far (before the file's filter).
-    private var position = 0
     /// The stream a file is read from, for ``inputIsWaiting()``.
     private var stream: UnsafeMutablePointer<FILE>?
 
     /// libpcap's name for the link type (`EN10MB`, `LINUX_SLL2`), or its number when it has none.
-    public var linkTypeName: String { Self.linkTypeName(Int32(clamping: linkType)) }
+    public var linkTypeName: String { Self.name(ofLinkType: linkType) }
 
     /// libpcap's description of the link type (`Ethernet`, `Linux cooked v2`), or its name.
     public var linkTypeDescription: String {
-        pcap_datalink_val_to_description(Int32(clamping: linkType)).map { String(cString: $0) } ?? linkTypeName
-    }
-
-    /// libpcap's name for a link type, or `DLT n`.
-    public static func linkTypeName(_ linkType: Int32) -> String {
-        pcap_datalink_val_to_name(linkType).map { String(cString: $0) } ?? "DLT \(linkType)"
+        Int32(exactly: linkType).flatMap(pcap_datalink_val_to_description).map { String(cString: $0) } ?? linkTypeName
     }
 
     /// The link type libpcap calls `name` (`EN10MB`, case-insensitive, with or without `DLT_`), or a number.
@@ -169,19 +168,39 @@ public final class Capture {
         return (0..<Int(count)).map { index in
             let type = list[index]
             let description = pcap_datalink_val_to_description(type).map { String(cString: $0) } ?? ""
-            return (type, linkTypeName(type), description)
+            return (type, name(ofLinkType: Int(type)), description)
         }
     }
 
-    deinit {
-        if var program = fileFilter { pcap_freecode(&program) }
+    /// libpcap's name for a link type (DLT number), or its number when it has none.
+    public static func name(ofLinkType linkType: Int) -> String {
+        guard let value = Int32(exactly: linkType) else { return "DLT \(linkType)" }
+        return pcap_datalink_val_to_name(value).map { String(cString: $0) } ?? "DLT \(linkType)"
     }
 
-    private init(handle: OpaquePointer, source: String, nanosecondPrecision: Bool, memory: UnsafeMutableRawPointer? = nil) {
+    /// How a file libpcap refuses part way is opened again for ``PcapngReader`` (nil: live, or
+    /// standard input, which cannot be read twice).
+    private let reopen: (() -> UnsafeMutablePointer<FILE>?)?
+    /// Reads the file instead of libpcap once libpcap refused it.
+    private var pcapng: PcapngReader?
+    /// Packets read from the file so far, matching the filter or not.
+    private var position = 0
+    /// Packets the pcapng reader still skips: the ones libpcap delivered before it refused.
+    private var skipping = 0
+    /// A file's filter, applied here to each packet (a live capture's is libpcap's, in the kernel).
+    private var filterExpression: String?
+    /// The filter compiled for ``linkType``…
+    private var filter: FilterProgram?
+    /// …and for the other link types of a pcapng file, as their packets come.
+    private var otherFilters: [Int: FilterProgram] = [:]
+
+    private init(handle: OpaquePointer, source: String, nanosecondPrecision: Bool, memory: UnsafeMutableRawPointer? = nil,
+                 reopen: (() -> UnsafeMutablePointer<FILE>?)? = nil) {
         self.owner = PcapHandle(handle, memory: memory)
         self.source = source
         self.linkType = Int(pcap_datalink(handle))
         self.nanosecondPrecision = nanosecondPrecision
+        self.reopen = reopen
     }
 
     /// Opens a pcap or pcapng file; `-` reads standard input. Timestamps keep nanoseconds.
@@ -193,7 +212,7 @@ public final class Capture {
             guard let handle = pcap_open_offline_with_tstamp_precision(path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer) else {
                 throw PcapError(kind: .openFile, message: Self.text(errorBuffer), subject: path)
             }
-            return Capture(handle: handle, source: path, nanosecondPrecision: true)
+            return Capture(handle: handle, source: path, nanosecondPrecision: true, reopen: { fopen(path, "rb") })
         }
         // One byte is read to tell an empty input from a short one, and put back: a pipe cannot
         // be asked its size.
@@ -209,7 +228,8 @@ public final class Capture {
             fclose(file)
             throw PcapError(kind: .openFile, message: Self.text(errorBuffer), subject: path)
         }
-        let capture = Capture(handle: handle, source: path, nanosecondPrecision: true)
+        let capture = Capture(handle: handle, source: path, nanosecondPrecision: true,
+                              reopen: path == "-" ? nil : { fopen(path, "rb") })
         capture.timestampDigits = digits
         var status = stat()
         if fstat(fileno(file), &status) == 0, status.st_mode & S_IFMT != S_IFREG {
@@ -248,7 +268,9 @@ public final class Capture {
             memory.deallocate()
             throw PcapError(kind: .openFile, message: text(errorBuffer), subject: "<memory>")
         }
-        return Capture(handle: handle, source: "<memory>", nanosecondPrecision: true, memory: memory)
+        let count = bytes.count
+        return Capture(handle: handle, source: "<memory>", nanosecondPrecision: true, memory: memory,
+                       reopen: { fmemopen(memory, count, "rb") })
     }
 
     /// Settings of a live capture.
@@ -330,15 +352,17 @@ public final class Capture {
     }
 
     /// Compiles a BPF filter expression and applies it; only matching packets are delivered.
+    /// A file's packets are filtered here, each with the filter compiled for its link type.
     public func setFilter(_ expression: String) throws(PcapError) {
+        if !isLive {
+            filter = try FilterProgram(expression, handle: handle)
+            filterExpression = expression
+            otherFilters = [:]
+            return
+        }
         var program = bpf_program()
         guard pcap_compile(handle, &program, expression, 1, PCAP_NETMASK_UNKNOWN) == 0 else {
             throw PcapError(kind: .filter, message: String(cString: pcap_geterr(handle)), subject: expression)
-        }
-        if !isLive {
-            if var previous = fileFilter { pcap_freecode(&previous) }
-            fileFilter = program
-            return
         }
         defer { pcap_freecode(&program) }
         guard pcap_setfilter(handle, &program) == 0 else {
@@ -368,19 +392,21 @@ public final class Capture {
     /// copy many packets into one buffer of their own.
     package func nextBorrowed() throws(PcapError) -> BorrowedNext {
         if owner.stopRequested.load(ordering: .relaxed) { return .end }
-        var header: UnsafeMutablePointer<pcap_pkthdr>?
-        var data: UnsafePointer<UInt8>?
+        if let pcapng { return try next(from: pcapng) }
         while true {
+            var header: UnsafeMutablePointer<pcap_pkthdr>?
+            var data: UnsafePointer<UInt8>?
             switch pcap_next_ex(handle, &header, &data) {
             case 1:
                 guard let header, let data else { return .timeout }
                 position += 1
-                if var program = fileFilter, pcap_offline_filter(&program, header, data) == 0 { continue }
+                if let filter, !filter.matches(header, data) { continue }
                 let captured = Int(header.pointee.caplen)
                 let fraction = Int(header.pointee.ts.tv_usec)
                 var packet = BorrowedPacket(
                     seconds: Int(header.pointee.ts.tv_sec), nanoseconds: nanosecondPrecision ? fraction : fraction * 1000,
-                    bytes: UnsafeBufferPointer(start: data, count: captured), originalLength: Int(header.pointee.len))
+                    bytes: UnsafeBufferPointer(start: data, count: captured), originalLength: Int(header.pointee.len),
+                    linkType: linkType)
                 packet.position = position
                 return .packet(packet)
             case 0:
@@ -400,9 +426,61 @@ public final class Capture {
             default:
                 // A read that Ctrl-C interrupted (EINTR) is the end asked for, not a failure.
                 if owner.stopRequested.load(ordering: .relaxed) { return .end }
-                throw PcapError(kind: .read, message: String(cString: pcap_geterr(handle)), subject: source)
+                let error = PcapError(kind: .read, message: String(cString: pcap_geterr(handle)), subject: source)
+                // libpcap reads only pcapng files whose interfaces share one link type: ours
+                // reads the file again, past the packets libpcap delivered.
+                guard let file = reopen?() else { throw error }
+                guard PcapngReader.isPcapng(file) else {
+                    fclose(file)
+                    throw error
+                }
+                let reader = PcapngReader(file: file, source: source, keeping: owner)
+                pcapng = reader
+                skipping = position
+                return try next(from: reader)
             }
         }
+    }
+
+    /// The next packet of a file libpcap refused, from our own reader.
+    private func next(from reader: PcapngReader) throws(PcapError) -> BorrowedNext {
+        while let packet = try reader.next() {
+            if skipping > 0 {
+                skipping -= 1
+                continue
+            }
+            position += 1
+            if filterExpression != nil, try !matches(packet) { continue }
+            var borrowed = BorrowedPacket(seconds: packet.seconds, nanoseconds: packet.nanoseconds, bytes: packet.bytes,
+                                          originalLength: packet.originalLength, linkType: packet.linkType)
+            borrowed.position = position
+            return .packet(borrowed)
+        }
+        return .end
+    }
+
+    /// Whether a packet of the pcapng reader matches the filter compiled for its link type.
+    private func matches(_ packet: PcapngReader.Packet) throws(PcapError) -> Bool {
+        guard let filterExpression else { return true }
+        let program: FilterProgram?
+        if packet.linkType == linkType {
+            program = filter
+        } else if let known = otherFilters[packet.linkType] {
+            program = known
+        } else {
+            let made = try FilterProgram(filterExpression, linkType: packet.linkType)
+            otherFilters[packet.linkType] = made
+            program = made
+        }
+        guard let program else { return true }
+        var header = pcap_pkthdr()
+        header.caplen = bpf_u_int32(clamping: packet.bytes.count)
+        header.len = bpf_u_int32(clamping: packet.originalLength)
+        var empty: UInt8 = 0
+        guard let base = packet.bytes.baseAddress else {
+            return withUnsafePointer(to: &empty) { program.matches(&header, $0) }
+        }
+        return program.matches(&header, base)
     }
 
     /// Makes a pending or the next `next()` return `.end`.
@@ -471,10 +549,47 @@ public final class Capture {
     }
 }
 
+/// A compiled BPF filter, freed when released.
+private final class FilterProgram {
+    private var program = bpf_program()
+
+    /// Compiled for an open capture's link type; libpcap's message when it does not compile.
+    init(_ expression: String, handle: OpaquePointer) throws(PcapError) {
+        guard pcap_compile(handle, &program, expression, 1, PCAP_NETMASK_UNKNOWN) == 0 else {
+            throw PcapError(kind: .filter, message: String(cString: pcap_geterr(handle)), subject: expression)
+        }
+    }
+
+    /// Compiled for a link type (DLT) no open capture has: a pcapng interface's.
+    convenience init(_ expression: String, linkType: Int) throws(PcapError) {
+        guard let value = Int32(exactly: linkType), let dead = pcap_open_dead(value, 262_144) else {
+            throw PcapError(kind: .filter, message: "cannot compile for link type \(linkType)", subject: expression)
+        }
+        defer { pcap_close(dead) }
+        do {
+            try self.init(expression, handle: dead)
+        } catch {
+            throw PcapError(kind: .filter, message: "\(error.message) (link type \(Capture.name(ofLinkType: linkType)))",
+                            subject: expression)
+        }
+    }
+
+    deinit { pcap_freecode(&program) }
+
+    func matches(_ header: UnsafePointer<pcap_pkthdr>, _ data: UnsafePointer<UInt8>) -> Bool {
+        pcap_offline_filter(&program, header, data) != 0
+    }
+}
+
 /// Writes packets to a pcap file with the link type and snapshot length of a capture; closed
-/// (and flushed) when released.
+/// (and flushed) when released. A pcap file holds one link type: a packet of another (from a
+/// pcapng file whose interfaces differ) is refused, and ``flush()`` reports it.
 public final class CaptureWriter {
     private let dumper: OpaquePointer
+    /// The link type of the file written.
+    private let linkType: Int
+    /// The first packet refused for its link type; nothing is written after it.
+    private var refused: PcapError?
     /// The file written (`-`: standard output).
     public let path: String
     /// The file has its capture's timestamp precision.
@@ -488,6 +603,7 @@ public final class CaptureWriter {
         self.dumper = dumper
         self.path = path
         self.nanosecondPrecision = capture.nanosecondPrecision
+        self.linkType = capture.linkType
     }
 
     deinit {
@@ -498,12 +614,18 @@ public final class CaptureWriter {
     public func write(_ packet: CapturedPacket) {
         packet.bytes.withUnsafeBufferPointer { bytes in
             write(BorrowedPacket(seconds: packet.seconds, nanoseconds: packet.nanoseconds, bytes: bytes,
-                                 originalLength: packet.originalLength))
+                                 originalLength: packet.originalLength, linkType: packet.linkType ?? linkType))
         }
     }
 
     /// Appends a packet still in a capture's buffer.
     package func write(_ packet: BorrowedPacket) {
+        guard refused == nil else { return }
+        guard packet.linkType == linkType else {
+            refused = PcapError(kind: .write, message: "a pcap file holds packets of one link type, \(Capture.name(ofLinkType: linkType)), "
+                                    + "and this capture has \(Capture.name(ofLinkType: packet.linkType)) packets too", subject: path)
+            return
+        }
         var header = pcap_pkthdr()
         // Clamped: a packet built by hand may hold values a pcap record cannot.
         header.ts.tv_sec = time_t(clamping: packet.seconds)
@@ -523,5 +645,6 @@ public final class CaptureWriter {
         if flushFailed || pcap_dump_file(dumper).map({ ferror($0) != 0 }) == true {
             throw PcapError(kind: .write, message: reason == 0 ? "write error" : String(cString: strerror(reason)), subject: path)
         }
+        if let refused { throw refused }
     }
 }

@@ -428,7 +428,8 @@ struct CaptureCommand: ParsableCommand {
             guard let root else {
                 throw ValidationError("no schema claims link type \(capture.linkType) (\(capture.linkTypeName)), and the bundled 'Unrecognized' struct is not loaded")
             }
-            return FrameWorker(schema: schema, root: root, view: quiet ? nil : shownView, options: renderOptions, localTime: localTime,
+            return FrameWorker(schema: schema, root: root, linkType: capture.linkType, view: quiet ? nil : shownView,
+                               options: renderOptions, localTime: localTime,
                                symbols: symbols, checksums: try checksums.selection(for: schema),
                                tapper: reassembling ? ReassemblyStage.tapper(for: schema, options: reassemblyOptions) : nil)
         }
@@ -763,6 +764,11 @@ final class FrameWorker: @unchecked Sendable {
     /// The share dissected last, kept while its taps wait to be reassembled.
     private var tappedShare: PacketShare?
     private let root: StructType
+    /// The link type `root` is for, and the roots of the other link types of a pcapng file
+    /// whose interfaces differ, found as their packets come.
+    private let rootLinkType: Int
+    private var otherRoots: [Int: StructType] = [:]
+    private let schema: Schema
     private let renderer: ViewRenderer?
     private let symbols: SymbolSet
     private var sink = TextSink(capacity: 1 << 17)
@@ -779,9 +785,11 @@ final class FrameWorker: @unchecked Sendable {
     private let trailingPadding = CacheLinePadding()
 
     /// `tapper` takes each frame's TCP segment or IP fragment for reassembly (nil: none).
-    init(schema: Schema, root: StructType, view: View?, options: RenderOptions, localTime: Bool = false,
+    init(schema: Schema, root: StructType, linkType: Int = -1, view: View?, options: RenderOptions, localTime: Bool = false,
          symbols: SymbolSet = .unicode, checksums: ChecksumSelection = .default, tapper: TransportTapper? = nil) {
         self.tapper = tapper
+        self.schema = schema
+        rootLinkType = linkType
         localOffsets = localTime ? LocalOffsets() : nil
         var walk = Interpreter.Options()
         walk.checksums = checksums
@@ -809,6 +817,7 @@ final class FrameWorker: @unchecked Sendable {
                 packetBytes.append(contentsOf: UnsafeBufferPointer(rebasing: shareBytes[packet.range]))
                 // The dissection borrows the interpreter's working memory: nothing is copied or kept per packet.
                 var tap: TransportTap?
+                let root = packet.linkType == rootLinkType ? self.root : root(forLinkType: packet.linkType)
                 let outcome = interpreter.withDissection(of: packetBytes, root: root,
                                                          originalLength: packet.originalLength) { dissection in
                     if let tapper { tap = tapper.tap(dissection) }
@@ -848,6 +857,15 @@ final class FrameWorker: @unchecked Sendable {
         }
         if !taps.isEmpty { tappedShare = packets }
         if symbols == .ascii, sink.count > 0 { rewriteInASCII() }
+    }
+
+    /// The root struct for a packet whose link type is not the capture's (its schema's, else
+    /// `Unrecognized`, else the capture's root).
+    private func root(forLinkType linkType: Int) -> StructType {
+        if let known = otherRoots[linkType] { return known }
+        let found = schema.rootStruct(forLinkType: linkType) ?? schema.structType(named: "Unrecognized") ?? root
+        otherRoots[linkType] = found
+        return found
     }
 
     /// Copies the buffer into `asciiOutput` with ASCII symbols, moving each note's offset with
@@ -952,6 +970,8 @@ struct PacketShare: Sendable {
         let seconds: Int
         let nanoseconds: Int
         let originalLength: Int
+        /// The link type of the packet's interface.
+        let linkType: Int
 
         var count: Int { range.count }
     }
@@ -984,8 +1004,8 @@ struct PacketShare: Sendable {
     mutating func append(_ packet: BorrowedPacket) {
         let start = bytes.count
         bytes.append(contentsOf: packet.bytes)
-        records.append(Record(range: start..<bytes.count, number: packet.position, seconds: packet.seconds, nanoseconds: packet.nanoseconds,
-                              originalLength: packet.originalLength))
+        records.append(Record(range: start..<bytes.count, number: packet.position, seconds: packet.seconds,
+                              nanoseconds: packet.nanoseconds, originalLength: packet.originalLength, linkType: packet.linkType))
     }
 }
 

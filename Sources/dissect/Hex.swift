@@ -72,12 +72,17 @@ struct Hex: ParsableCommand {
         // As `dissect -r` writes frames: those of several lines each set apart by a blank line.
         let separator = view.format == .summary || view.format == .json ? "\n" : "\n\n"
         var text = ""
+        var renderOptions = view.renderOptions
+        // Times as tcpdump printed them: to its digits (6, or 9 with --nano), in local time.
+        renderOptions.timeDigits = frames.lazy.compactMap { $0.header.flatMap(Self.tcpdumpTimeDigits) }.first ?? 6
+        let localOffsets = LocalOffsets()
         for (index, frame) in frames.enumerated() {
             let dissection = interpreter.dissect(frame.bytes, root: rootStruct, originalLength: originalLength)
-            let info = FrameInfo(label: label, number: numbered ? index + 1 : nil,
-                                 time: frame.header.flatMap(Self.tcpdumpTime))
+            var time = frame.header.flatMap(Self.tcpdumpTime)
+            if let seconds = time?.seconds { time?.utcOffset = localOffsets.offset(at: seconds) }
+            let info = FrameInfo(label: label, number: numbered ? index + 1 : nil, time: time)
             if index > 0 { text += separator }
-            text += view.format.render(dissection, frame: info, options: view.renderOptions)
+            text += view.format.render(dissection, frame: info, options: renderOptions)
         }
         text += "\n"
         var output: [UInt8] = []
@@ -110,6 +115,18 @@ struct Hex: ParsableCommand {
     /// since the epoch (`1763704905.551769`) or `-tttt`'s local date and time
     /// (`2026-11-21 06:01:45.551769`). Nil for the default time of day, which has no date (and
     /// looks like `-ttt`'s and `-ttttt`'s intervals).
+    /// The digits of a second in a tcpdump packet line's time (`06:01:45.551769` gives 6).
+    static func tcpdumpTimeDigits(_ header: String) -> Int? {
+        let words = header.split(separator: " ", maxSplits: 2)
+        // -tttt puts the date first: the time is the second word.
+        for word in words.prefix(2) {
+            guard let dot = word.lastIndex(of: ".") else { continue }
+            let digits = word[word.index(after: dot)...]
+            if !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }) { return digits.count }
+        }
+        return nil
+    }
+
     static func tcpdumpTime(_ header: String) -> CaptureTime? {
         let words = header.split(separator: " ", maxSplits: 2)
         guard let first = words.first else { return nil }
