@@ -123,6 +123,9 @@ struct CaptureCommand: ParsableCommand {
     @Flag(name: .customShort("v"), help: "More detail, as tcpdump's -v: each packet as a tree (-f tree).")
     var verbose: Int
 
+    @Flag(name: .customShort("V"), help: "Each packet as a tree, as tshark's -V (-f tree).")
+    var tsharkVerbose = false
+
     @Flag(name: .customShort("x"), help: "Hex dumps, as tcpdump's -x/-xx: each packet as an annotated hex dump (-f hex).")
     var hexFlags: Int
 
@@ -198,8 +201,8 @@ struct CaptureCommand: ParsableCommand {
                 throw ValidationError("\(flag) applies to a live capture (-i), not to a file")
             }
         }
-        let views = [view.formatChoice != nil, verbose > 0, hexFlags + hexASCIIFlags > 0].filter { $0 }.count
-        if views > 1 { throw ValidationError("choose one view: -f VIEW, -v (tree) or -x/-X (hex)") }
+        let views = [view.formatChoice != nil, verbose > 0 || tsharkVerbose, hexFlags + hexASCIIFlags > 0].filter { $0 }.count
+        if views > 1 { throw ValidationError("choose one view: -f VIEW, -v or -V (tree), or -x/-X (hex)") }
         if quiet && print { throw ValidationError("--quiet and --print cannot be used together") }
     }
 
@@ -325,7 +328,7 @@ struct CaptureCommand: ParsableCommand {
     /// The view: -f's, else -v's tree or -x's hex dump, else a line per packet.
     private var shownView: View {
         if let choice = view.formatChoice { return choice }
-        if verbose > 0 { return .tree }
+        if verbose > 0 || tsharkVerbose { return .tree }
         if hexFlags + hexASCIIFlags > 0 { return .hex }
         return .summary
     }

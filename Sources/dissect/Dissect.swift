@@ -32,6 +32,11 @@ struct Dissect: ParsableCommand {
 
     /// Runs with tcpdump's short-option habits (`-c10`, `-nnvX`) rewritten for the parser.
     static func main() {
-        main(ShortOptions.normalized(Array(CommandLine.arguments.dropFirst())))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let refusal = ShortOptions.refusal(in: arguments) {
+            printError("Error: \(refusal)")
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        main(ShortOptions.normalized(arguments))
     }
 }

@@ -5,7 +5,33 @@ enum ShortOptions {
     /// The capture command's short options that take a value.
     static let withValue: Set<Character> = ["r", "i", "c", "s", "w", "f", "d", "F", "y", "Q", "B"]
     /// Its short flags.
-    static let flags: Set<Character> = ["q", "p", "n", "D", "t", "v", "x", "X", "e", "l", "U", "L", "S", "h"]
+    static let flags: Set<Character> = ["q", "p", "n", "D", "t", "v", "V", "x", "X", "e", "l", "U", "L", "S", "h"]
+    /// tcpdump's and tshark's options that dissect does not take, and what to use instead: said
+    /// before parsing, rather than the parser's "unknown option".
+    static let pointers: [Character: String] = [
+        "A": "-A (tcpdump: packets in ASCII) is not dissect's: -X or -f hex shows each byte in hex and ASCII, labeled",
+        "T": "-T (tshark: output format) is not dissect's: -f json, -f tree or -f fields chooses the view",
+        "Y": "-Y (tshark: display filter) is not dissect's: give a BPF capture filter after the options, as tcpdump's",
+        "G": "-G (tcpdump: rotate files) is not dissect's: capture with tcpdump -G -w, then read the files with dissect -r",
+        "C": "-C (tcpdump: file size) is not dissect's: capture with tcpdump -C -w, then read the files with dissect -r",
+        "z": "-z is not dissect's: statistics are tshark's (-q prints dissect's totals)",
+    ]
+
+    /// The message for the first option of `arguments` that dissect does not take, if any.
+    static func refusal(in arguments: [String]) -> String? {
+        guard let first = arguments.first, !otherCommands.contains(first) else { return nil }
+        for word in arguments {
+            if word == "--" { return nil }
+            guard word.hasPrefix("-"), !word.hasPrefix("--"), word.count >= 2 else { continue }
+            // In a group of flags, up to the first option that takes a value (the rest is its value).
+            for letter in word.dropFirst() {
+                if let pointer = pointers[letter] { return pointer }
+                if withValue.contains(letter) || !flags.contains(letter) { break }
+            }
+        }
+        return nil
+    }
+
     /// The words that select another command: their options are left alone.
     static let otherCommands: Set<String> = ["hex", "schema", "help"]
 

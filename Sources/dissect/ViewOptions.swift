@@ -15,8 +15,17 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 struct ViewOptions: ParsableArguments {
     @Option(name: [.customShort("f"), .customLong("format")], help: ArgumentHelp(
         "How to show each frame: summary (one line, like tcpdump; a capture's default), fields (a row per field; dissect hex's default), hex (annotated 16-byte dump), tree (like tshark -V), json (one object per line).",
-        valueName: "view"))
+        valueName: "view"), transform: ViewOptions.view(named:))
     var formatChoice: View?
+
+    /// The view `name` names; a word that is none says what -f means here (tshark's -f is a
+    /// capture filter, tcpdump's a way of printing addresses).
+    static func view(named name: String) throws -> View {
+        if let view = View(rawValue: name.lowercased()) { return view }
+        let names = View.allCases.map(\.rawValue).joined(separator: ", ")
+        throw ValidationError("'\(name)' is not a view (\(names)). -f chooses the view here; a capture filter goes "
+            + "after the options, as tcpdump's: dissect -r x.pcap 'udp port 53'")
+    }
 
     /// The view chosen, else the fields view (a capture's default is its own: a line per packet).
     var format: View { formatChoice ?? .fields }

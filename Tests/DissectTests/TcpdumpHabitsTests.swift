@@ -90,10 +90,28 @@ extension CommandLineTests {
         for flag in ["-x", "-xx", "-X", "-XX"] {
             #expect(try run(["-r", Self.capture("dns.pcap"), "-c", "1", flag]).output == hex.output, "\(flag)")
         }
+        #expect(try run(["-r", Self.capture("dns.pcap"), "-c", "1", "-V"]).output == verbose.output, "tshark's -V")
         let clash = try run(["-r", Self.capture("dns.pcap"), "-v", "-f", "json"])
         #expect(clash.status != 0 && clash.error.contains("choose one view"), "\(clash.error)")
         let liveOnly = try run(["-r", Self.capture("dns.pcap"), "-Q", "in"])
         #expect(liveOnly.status != 0 && liveOnly.error.contains("-Q applies to a live capture"), "\(liveOnly.error)")
+    }
+
+    /// Where tcpdump's or tshark's flag means something else here, or nothing, the error says
+    /// what to use instead.
+    @Test func flagsThatDifferPointToWhatToUse() throws {
+        let tsharkFilter = try run(["-r", Self.capture("dns.pcap"), "-f", "udp"])
+        #expect(tsharkFilter.status == 64)
+        #expect(tsharkFilter.error.contains("-f chooses the view here; a capture filter goes after the options"), "\(tsharkFilter.error)")
+        for (arguments, pointer) in [(["-A"], "-X or -f hex"), (["-nA"], "-X or -f hex"), (["-T", "json"], "-f json"),
+                                     (["-Y", "dns"], "BPF capture filter")] {
+            let refused = try run(["-r", Self.capture("dns.pcap")] + arguments)
+            #expect(refused.status == 64, "\(arguments)")
+            #expect(refused.error.contains(pointer), "\(arguments): \(refused.error)")
+        }
+        // A letter inside an option's value is the value's, not a flag: -r with a path holding 'A'.
+        let value = try run(["-c1", "-rCorpus/captures/dns.pcap", "-t"])
+        #expect(value.status == 0, "\(value.error)")
     }
 
     /// `-r -` from a pipe shows each packet as it arrives, not when a share of 256 fills or the
