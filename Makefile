@@ -3,7 +3,21 @@ SWIFT ?= swift
 DISSECT = .build/debug/dissect
 SAMPLE = Corpus/captures/tcp.pcap
 
-.PHONY: setup build demo test test-asan bench bench-capture fuzz fuzz-smoke check-schemas clean
+# make install: PREFIX and DESTDIR as usual; the release binary links the Swift runtime in
+# (--static-swift-stdlib), so it runs without the toolchain. docs/Install.md tells the layout.
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_BUILD_FLAGS ?= -c release --static-swift-stdlib
+# The binary install-files copies (tests install the debug build through it).
+BUILT ?= .build/release/dissect
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+SCHEMADIR = $(DESTDIR)$(PREFIX)/share/dissect/schemas
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+
+.PHONY: setup build demo test test-asan bench bench-capture fuzz fuzz-smoke check-schemas clean install install-files uninstall man
 
 setup: ## Install libpcap-dev and pkg-config if missing
 	@scripts/install-deps.sh
@@ -45,6 +59,31 @@ fuzz-smoke: setup ## Every fuzz target for $(SMOKE) seconds (default 30); fails 
 	@for target in dissector views schema codable roundtrip pcap formats reassembly; do \
 	  scripts/fuzz.sh $$target $(or $(SMOKE),30) 1 || exit 1; \
 	done
+
+install: setup ## Build release and install: make install PREFIX=/usr/local DESTDIR= (binary, schemas, man page, completions)
+	$(SWIFT) build $(INSTALL_BUILD_FLAGS) --product dissect
+	@$(MAKE) --no-print-directory install-files BUILT=$$($(SWIFT) build $(INSTALL_BUILD_FLAGS) --show-bin-path)/dissect
+
+install-files: ## Install an already built binary (BUILT=path) with the schemas, man page and completions, no build
+	@test -x "$(BUILT)" || { echo "error: $(BUILT) is not built (make install builds it)" >&2; exit 1; }
+	install -d "$(BINDIR)" "$(SCHEMADIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
+	install -m 755 "$(BUILT)" "$(BINDIR)/dissect"
+	@# The whole bundled tree (examples/ too); a stale file from an older install is removed.
+	rm -rf "$(SCHEMADIR)" && install -d "$(SCHEMADIR)" && cp -R Schemas/. "$(SCHEMADIR)/"
+	@# The man page carries the binary's own version (DissectVersion in Sources/dissect/Version.swift).
+	version=$$("$(BUILT)" --version) && sed "s/^\.Os$$/.Os dissect $$version/" docs/dissect.1 > "$(MANDIR)/dissect.1"
+	"$(BUILT)" --generate-completion-script bash > "$(BASHDIR)/dissect"
+	"$(BUILT)" --generate-completion-script zsh > "$(ZSHDIR)/_dissect"
+	"$(BUILT)" --generate-completion-script fish > "$(FISHDIR)/dissect.fish"
+
+uninstall: ## Remove what make install installed (same PREFIX and DESTDIR)
+	rm -f "$(BINDIR)/dissect" "$(MANDIR)/dissect.1" "$(BASHDIR)/dissect" "$(ZSHDIR)/_dissect" "$(FISHDIR)/dissect.fish"
+	rm -rf "$(SCHEMADIR)"
+	-rmdir "$(DESTDIR)$(PREFIX)/share/dissect" 2>/dev/null
+
+man: build ## Regenerate docs/dissect.1 from the options (ArgumentParser's generate-manual; a test checks it is current)
+	$(SWIFT) package generate-manual --configuration debug
+	cp .build/plugins/GenerateManual/outputs/dissect/dissect.1 docs/dissect.1
 
 clean:
 	rm -rf .build

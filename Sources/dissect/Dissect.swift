@@ -9,8 +9,12 @@ struct Dissect: ParsableCommand {
         commandName: "dissect",
         abstract: "Dissect binary packets and formats with schemas: every byte labeled with its field.",
         discussion: """
-            Schemas (the bundled ones in Schemas/, plus your own with --schema) describe binary \
+            Schemas (the bundled ones, plus your own with --schema) describe binary \
             layouts; dissect walks them over bytes and shows each field's path, offset, length and value.
+
+            The bundled schemas are read from the first of: $DISSECT_SCHEMAS (when set and not \
+            empty), <prefix>/share/dissect/schemas for <prefix>/bin/dissect, schemas/ beside the \
+            binary, Schemas/ of the source tree it was built from.
 
             Without a subcommand, dissect reads a capture file or an interface: `dissect capture --help` \
             shows -r, -i, -c, -w, -q and filters.
@@ -26,6 +30,7 @@ struct Dissect: ParsableCommand {
               dissect schema check Schemas/*.schema my-format.schema
               dissect schema list
             """,
+        version: DissectVersion.current,
         subcommands: [CaptureCommand.self, Hex.self, SchemaCommand.self],
         defaultSubcommand: CaptureCommand.self
     )

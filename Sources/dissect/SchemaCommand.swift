@@ -23,7 +23,7 @@ struct SchemaCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("Schema files or directories.", valueName: "file"))
         var files: [String]
 
-        @Flag(help: "Check the files without the bundled schemas (Schemas/ in the source tree, or $DISSECT_SCHEMAS).")
+        @Flag(help: "Check the files without the bundled schemas (see dissect --help for where they are found).")
         var noBundled = false
 
         func run() throws {
@@ -32,7 +32,7 @@ struct SchemaCommand: ParsableCommand {
             schemas.schemaPaths = files
             schemas.noBundled = noBundled
             schemas.decodeAs = []
-            let schema = try schemas.load()
+            let schema = try schemas.load(pathOptionName: nil)
             // Through write(2), like the views: print() buffers, so a failed write (a full disk)
             // would go unseen and the command exit 0.
             try StandardStream.output.writeLine("ok: \(schema.structs.count) structs, \(schema.enums.count) enums")

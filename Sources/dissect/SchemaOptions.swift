@@ -9,7 +9,7 @@ struct SchemaOptions: ParsableArguments {
                                valueName: "file|dir"))
     var schemaPaths: [String] = []
 
-    @Flag(help: "Do not load the bundled schemas (Schemas/ in the source tree, or $DISSECT_SCHEMAS).")
+    @Flag(help: "Do not load the bundled schemas ($DISSECT_SCHEMAS, else <prefix>/share/dissect/schemas or schemas/ beside the binary, else Schemas/ of the source tree).")
     var noBundled = false
 
     @Option(name: [.customShort("d"), .customLong("decode-as")], help: ArgumentHelp(
@@ -22,12 +22,25 @@ struct SchemaOptions: ParsableArguments {
     }
 
     /// Loads the schemas and applies the decode-as rules, printing every error and exiting 1 if there are any.
-    func load() throws -> Schema {
-        let paths = (noBundled ? [] : [SchemaLoader.bundledDirectory]) + schemaPaths
-        guard !paths.isEmpty else { throw ValidationError("--no-bundled needs at least one --schema") }
+    /// `pathOptionName` names the files of `schemaPaths` in errors (nil for `schema check`'s arguments).
+    func load(pathOptionName: String? = "--schema") throws -> Schema {
+        guard !noBundled || !schemaPaths.isEmpty else { throw ValidationError("--no-bundled needs at least one --schema") }
+        // Errors with no place in a schema file: one line each, no caret.
+        var errors: [String] = []
+        for path in schemaPaths where !FileManager.default.fileExists(atPath: path) {
+            errors.append("error: \(pathOptionName.map { "\($0) " } ?? "")\(path): no such file or directory")
+        }
+        let bundled = BundledSchemas.locate()
+        if !noBundled, let message = bundled.notFoundMessage { errors.append("error: \(message)") }
+        guard errors.isEmpty else {
+            for error in errors { printError(error) }
+            throw ExitCode(1)
+        }
+        let bundledDirectory = noBundled ? nil : bundled.directory
+        let paths = (bundledDirectory.map { [$0] } ?? []) + schemaPaths
         var schema: Schema
         do {
-            schema = try SchemaLoader.load(paths: paths, importDirectories: [SchemaLoader.bundledDirectory])
+            schema = try SchemaLoader.load(paths: paths, importDirectories: bundled.directory.map { [$0] } ?? [])
         } catch {
             printError(error.description)
             throw ExitCode(1)

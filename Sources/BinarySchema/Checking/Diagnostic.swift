@@ -31,8 +31,10 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
         self.sourceLine = sourceLine
     }
 
-    /// `file:line:column: error: message`, then the source line and a caret under the column.
+    /// `file:line:column: error: message`, then the source line and a caret under the column;
+    /// `file: error: message` alone for a problem with no position (a file that cannot be read).
     public var description: String {
+        if location.line == 0 { return "\(location): error: \(message)" }
         var caretPadding = ""
         for (index, character) in sourceLine.utf8.enumerated() where index < location.column - 1 {
             caretPadding.append(character == UInt8(ascii: "\t") ? "\t" : " ")

@@ -12,7 +12,7 @@ public enum SchemaLoader {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 diagnostics.append(Diagnostic(kind: .importNotFound, message: "no such file or directory",
-                                              location: SchemaLocation(path: path, line: 1, column: 1), sourceLine: ""))
+                                              location: SchemaLocation(wholeFile: path), sourceLine: ""))
                 continue
             }
             if isDirectory.boolValue {
@@ -33,24 +33,120 @@ public enum SchemaLoader {
         return try session.load([path], earlierDiagnostics: [])
     }
 
-    /// The schemas bundled with dissect, from the `Schemas/` folder of the source tree
-    /// (or `$DISSECT_SCHEMAS` when set).
+    /// The schemas bundled with dissect, from the first place ``BundledSchemas/locate(environment:executablePath:sourceTree:)``
+    /// finds them (the source tree's `Schemas/` when none has them).
     public static func loadBundled() throws(SchemaErrors) -> Schema {
         try load(paths: [bundledDirectory])
     }
 
-    /// Where the bundled schemas are read from.
+    /// Where the bundled schemas are read from: the first place that has them (see ``BundledSchemas``),
+    /// or the source tree's `Schemas/` when none does (so a missing directory is reported by the load).
     public static var bundledDirectory: String {
-        if let override = ProcessInfo.processInfo.environment["DISSECT_SCHEMAS"], !override.isEmpty { return override }
-        // A binary shipped without its source tree (a fuzzing cluster, an install) finds them beside itself.
-        let beside = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
-            .appendingPathComponent("schemas").path
+        BundledSchemas.locate().directory ?? BundledSchemas.sourceTreeDirectory
+    }
+}
+
+/// Where the bundled schemas are looked for, in this order, and which place has them:
+///
+/// 1. `$DISSECT_SCHEMAS`, when set and not empty (empty counts as unset). When set it is the only
+///    place: a variable that names no directory is an error, not a silent fall-back to other schemas.
+/// 2. `<prefix>/share/dissect/schemas`, for the binary at `<prefix>/bin/dissect` (`make install`).
+/// 3. `schemas/` beside the binary (a binary shipped on its own, as the fuzzing build does).
+/// 4. `Schemas/` of the source tree the binary was built from, for a binary inside that tree (a
+///    development build in `.build/`): an installed or copied binary does not read a checkout.
+///
+/// The binary's place is its real path (`/proc/self/exe`, else `argv[0]` through `$PATH`, symlinks resolved),
+/// so a symlink to an installed binary finds the install's schemas.
+public struct BundledSchemas: Sendable, Equatable {
+    /// The environment variable that names the schema directory.
+    public static let variable = "DISSECT_SCHEMAS"
+
+    /// The directory that has the schemas, if any place does.
+    public let directory: String?
+    /// Every place looked at, in order (not the variable, which ``environmentValue`` tells).
+    public let searched: [String]
+    /// `$DISSECT_SCHEMAS` when set and not empty.
+    public let environmentValue: String?
+    /// Whether `$DISSECT_SCHEMAS` is set but empty (and so not used).
+    public let environmentIsEmpty: Bool
+
+    /// `Schemas/` of the source tree this file was compiled in.
+    public static var sourceTreeDirectory: String {
         // Sources/BinarySchema/Loading/SchemaLoader.swift → repository root.
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { url.deleteLastPathComponent() }
-        let source = url.appendingPathComponent("Schemas").path
-        if !FileManager.default.fileExists(atPath: source), FileManager.default.fileExists(atPath: beside) { return beside }
-        return source
+        return url.appendingPathComponent("Schemas").path
+    }
+
+    /// Looks in the places in order; `environment`, `executablePath` and `sourceTree` default to this
+    /// process's (tests pass their own).
+    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment,
+                              executablePath: String? = currentExecutablePath(),
+                              sourceTree: String = sourceTreeDirectory) -> BundledSchemas {
+        let value = environment[variable]
+        if let value, !value.isEmpty {
+            return BundledSchemas(directory: isDirectory(value) ? value : nil, searched: [],
+                                  environmentValue: value, environmentIsEmpty: false)
+        }
+        var places: [String] = []
+        if let executablePath {
+            let binDirectory = URL(fileURLWithPath: executablePath).deletingLastPathComponent()
+            places.append(binDirectory.deletingLastPathComponent()
+                .appendingPathComponent("share/dissect/schemas").standardizedFileURL.path)
+            places.append(binDirectory.appendingPathComponent("schemas").standardizedFileURL.path)
+        }
+        // The source tree only for a binary built inside it: an installed or copied binary stands on
+        // its own, and never reads schemas from a checkout that has moved on since it was built.
+        let root = URL(fileURLWithPath: sourceTree).deletingLastPathComponent().resolvingSymlinksInPath().path + "/"
+        if executablePath.map({ URL(fileURLWithPath: $0).resolvingSymlinksInPath().path.hasPrefix(root) }) ?? true {
+            places.append(sourceTree)
+        }
+        var unique: [String] = []
+        for place in places where !unique.contains(place) { unique.append(place) }
+        return BundledSchemas(directory: unique.first(where: isDirectory), searched: unique,
+                              environmentValue: nil, environmentIsEmpty: value != nil)
+    }
+
+    /// Why no schemas were found, naming every place looked at and the variable, or nil when found.
+    public var notFoundMessage: String? {
+        guard directory == nil else { return nil }
+        let remedy = "or use --no-bundled --schema FILE"
+        if let environmentValue {
+            return "no bundled schemas found: \(Self.variable)=\(environmentValue) is not a directory; "
+                + "set \(Self.variable) to a directory of .schema files, unset it to use the installed ones, \(remedy)"
+        }
+        let state = environmentIsEmpty ? "set but empty, so not used" : "not set"
+        return "no bundled schemas found; looked in $\(Self.variable) (\(state)), \(Self.list(searched)); "
+            + "set \(Self.variable) to a directory of .schema files, \(remedy)"
+    }
+
+    private static func list(_ items: [String]) -> String {
+        guard let last = items.last else { return "no place" }
+        return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// This process's executable, symlinks resolved: `/proc/self/exe` where there is one, else
+    /// `argv[0]` (relative to the working directory when it has a slash, else found through `$PATH`).
+    public static func currentExecutablePath() -> String? {
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+           target.hasPrefix("/"), FileManager.default.fileExists(atPath: target) {
+            return target
+        }
+        guard let first = CommandLine.arguments.first, !first.isEmpty else { return nil }
+        if first.contains("/") { return URL(fileURLWithPath: first).resolvingSymlinksInPath().path }
+        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for directory in searchPath.split(separator: ":") where !directory.isEmpty {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(first).path
+            if FileManager.default.isExecutableFile(atPath: candidate) {
+                return URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path
+            }
+        }
+        return nil
     }
 }
 
@@ -89,7 +185,7 @@ private struct LoadSession {
                                               location: location, sourceLine: source.lineText(location.line)))
             } else {
                 diagnostics.append(Diagnostic(kind: .importNotFound, message: "cannot read file",
-                                              location: SchemaLocation(path: path, line: 1, column: 1), sourceLine: ""))
+                                              location: SchemaLocation(wholeFile: path), sourceLine: ""))
             }
             return nil
         }

@@ -34,9 +34,9 @@ package final class SourceFile: Sendable {
 public struct SchemaLocation: Sendable, Hashable, CustomStringConvertible {
     /// Path of the file.
     public let path: String
-    /// 1-based line.
+    /// 1-based line; 0 for the file as a whole.
     public let line: Int
-    /// 1-based column.
+    /// 1-based column; 0 for the file as a whole.
     public let column: Int
 
     package init(path: String, line: Int, column: Int) {
@@ -45,6 +45,11 @@ public struct SchemaLocation: Sendable, Hashable, CustomStringConvertible {
         self.column = column
     }
 
-    /// `path:line:column`.
-    public var description: String { "\(path):\(line):\(column)" }
+    /// A problem with the file as a whole (it cannot be read): no line or column (both 0).
+    package init(wholeFile path: String) {
+        self.init(path: path, line: 0, column: 0)
+    }
+
+    /// `path:line:column`, or `path` alone for the whole file (line 0).
+    public var description: String { line == 0 ? path : "\(path):\(line):\(column)" }
 }
