@@ -47,7 +47,12 @@ struct CaptureCommand: ParsableCommand {
             captured: where a field runs past them the frame is marked [|tcp], as tcpdump does, \
             and counted as cut, not as an error.
 
-            Each frame starts with its number, capture time (UTC) and captured/original length.
+            Each frame is shown a line at a time by default (-f for another view, -v for the \
+            tree, -x for the hex dump). It starts with its number (its place in the file, \
+            whatever the filter passes over, as in tshark) and its capture time: local time \
+            (TZ; --utc for UTC) to the digits the file records, or as tcpdump's -t flags say.
+
+            Short options may be written as getopt reads them: -c10, -s0, -ilo, -nnr FILE.
 
             TCP streams whose protocol declares its PDUs' framing (@pdu: TLS, HTTP/1.x, DNS, BGP, \
             MQTT) and IP fragments are reassembled: a PDU or datagram is shown under the frame that \
@@ -56,10 +61,11 @@ struct CaptureCommand: ParsableCommand {
             --no-defragment turn them off.
 
             Examples:
-              dissect -r capture.pcapng                      every frame, a row per field
-              dissect -r capture.pcap -f hex 'tcp port 443'  annotated hex dump of TLS traffic
-              tcpdump -w - | dissect -r - -f summary         from standard input
-              dissect -i eth0 -c 10 -f tree udp              ten UDP packets, live
+              dissect -r capture.pcapng                      a line per packet, as tcpdump
+              dissect -r capture.pcap -X 'tcp port 443'      annotated hex dump of TLS traffic
+              tcpdump -U -w - | dissect -r -                 from standard input, as it comes
+              dissect -i eth0 -c 10 -v udp                   ten UDP packets, live, as trees
+              dissect -r capture.pcap -tttt -e               dates, times and link layers
               dissect -i any --duration 30 -w out.pcap       capture 30 s to a file
               dissect -r big.pcap -q                         dissect all, print only totals
               dissect -D                                     interfaces you can capture on
