@@ -3,9 +3,10 @@ import BinarySchema
 /// One line per packet, like tcpdump: each layer's `@summary`, then the error if any, or
 /// tcpdump's `[|tcp]` where the capture cut the frame short.
 ///
-/// `Ethernet … > … ipv4 (0x0800) · IPv4 127.0.0.1 > 127.0.0.1 ttl 64 · TCP 48684 > 8765 [syn] …`
+/// `IPv4 127.0.0.1 > 127.0.0.1 · TCP 48684 > 8765 [S] seq 1719526240 win 65495 len 0 · 74 bytes`; the
+/// link-layer headers (`@link`) only with ``RenderOptions/showsLinkLayer`` (tcpdump's `-e`).
 public struct SummaryRenderer {
-    /// Colour and width.
+    /// Colour, width, and whether the link layer is shown.
     public var options: RenderOptions
 
     /// A renderer with `options`.
@@ -51,7 +52,16 @@ public struct SummaryRenderer {
             sink.append(byte: UInt8(ascii: " "))
         }
         var wroteLayer = false
+        // Without -e, the link-layer headers are left out, unless nothing else would be shown.
+        let names = dissection.schema.names
+        func isLinkLayer(_ layer: Int) -> Bool {
+            guard case .structure(let structID) = dissection.nodes[layer].kind else { return false }
+            return names.isLinkLayer(Int(structID))
+        }
+        let hidesLinkLayer = !options.showsLinkLayer
+            && layout.layers.contains { $0 != dissection.stopNode && !isLinkLayer($0) }
         for layer in layout.layers where dissection.stopNode != layer {
+            if hidesLinkLayer, isLinkLayer(layer) { continue }
             if wroteLayer { sink.append(" · " as StaticString) }
             layout.writeSummary(of: layer, into: &sink, style: style)
             wroteLayer = true
