@@ -257,8 +257,11 @@ struct Layout {
         sink.appendDecimal(start)
         let lengthSteps = dissection.schema.names.extraSteps(of: segment)
         guard !lengthSteps.isEmpty, let lengthNode = find(firstSlot: segment.extraFirstSlot, lengthSteps, below: layer) else { return }
-        let length = Int64(dissection.nodes[lengthNode].byteLength)
-        guard length > 0 else { return }
+        let lengthBytes = dissection.nodes[lengthNode]
+        let length = Int64(lengthBytes.byteLength)
+        // A field that runs to where the capture cut the frame: its whole length is not known.
+        guard length > 0, !(dissection.isTruncated && lengthBytes.byteOffset + lengthBytes.byteLength >= dissection.bytes.count)
+        else { return }
         var end = start &+ length
         let width = dissection.nodes[node].byteLength
         if width > 0, width < 8 { end &= (Int64(1) << (8 * width)) - 1 }

@@ -67,8 +67,12 @@ public struct SummaryRenderer {
             wroteLayer = true
         }
         if !wroteLayer, let root = dissection.structType(of: 0) { sink.append(style.heading(root.name)) }
-        sink.append(" · " as StaticString)
-        frame.writeLengths(of: dissection, into: &sink)
+        // The frame's length, as tcpdump -e shows it; a frame cut short always says so, and a
+        // reassembled unit how long it came out.
+        if options.showsLinkLayer || frame.reassembly != nil || frame.originalLength(of: dissection) > dissection.bytes.count {
+            sink.append(" · " as StaticString)
+            frame.writeLengths(of: dissection, into: &sink)
+        }
         if dissection.hasBadChecksum {
             let paths = dissection.checksums.filter { !$0.isCorrect }.map { dissection.path(of: $0.node) }
             sink.append(byte: UInt8(ascii: " "))
