@@ -51,7 +51,10 @@ package final class NameTable: @unchecked Sendable {
 
     /// ``SummarySegment/Form`` without its payload.
     package enum Form: UInt8 {
-        case value, length, nonzero, zero, letters, range
+        case value, length, nonzero, zero, lengthNonzero, lengthZero, letters, range
+
+        /// A test: it writes nothing, and decides whether its optional group shows.
+        package var isTest: Bool { self == .nonzero || self == .zero || self == .lengthNonzero || self == .lengthZero }
     }
 
     /// A path step: an array element (`position` >= 0) or a field by name.
@@ -129,6 +132,8 @@ package final class NameTable: @unchecked Sendable {
                 case .length: form = .length
                 case .nonzero: form = .nonzero
                 case .zero: form = .zero
+                case .lengthNonzero: form = .lengthNonzero
+                case .lengthZero: form = .lengthZero
                 case .letters(let pairs):
                     form = .letters
                     for pair in pairs {

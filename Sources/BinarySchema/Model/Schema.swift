@@ -140,8 +140,14 @@ package struct SummarySegment: Sendable {
         case length
         /// `{path?}`: nothing; an optional group holding it shows only when the value is not 0.
         case nonzero
-        /// `{path!}`: nothing; an optional group holding it shows only when the value is 0.
+        /// `{path!}`: nothing; an optional group holding it shows only when the value is 0 or the
+        /// field is absent.
         case zero
+        /// `{#path?}`: nothing; an optional group holding it shows only when the field has bytes.
+        case lengthNonzero
+        /// `{#path!}`: nothing; an optional group holding it shows only when the field has no bytes
+        /// or is absent.
+        case lengthZero
         /// `{flags|fin:F syn:S ack:.}`: the letter of each 1-bit field (below the path) that is
         /// set, in the order written, or `none` when none is.
         case letters([(field: String, letter: String)])
@@ -192,7 +198,11 @@ package struct SummarySegment: Sendable {
 
     /// A placeholder's path text and form: `#path`, `path?`, `path!`, `path|a:A b:B`, `path:#other`.
     static func form(of placeholder: Substring) -> (path: Substring, form: Form) {
-        if placeholder.hasPrefix("#") { return (placeholder.dropFirst(), .length) }
+        if placeholder.hasPrefix("#") {
+            if placeholder.hasSuffix("?") { return (placeholder.dropFirst().dropLast(), .lengthNonzero) }
+            if placeholder.hasSuffix("!") { return (placeholder.dropFirst().dropLast(), .lengthZero) }
+            return (placeholder.dropFirst(), .length)
+        }
         if let bar = placeholder.firstIndex(of: "|") {
             let pairs = placeholder[placeholder.index(after: bar)...].split(separator: " ").compactMap { (pair: Substring) -> (field: String, letter: String)? in
                 guard let colon = pair.firstIndex(of: ":") else { return nil }

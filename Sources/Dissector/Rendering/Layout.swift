@@ -189,12 +189,20 @@ struct Layout {
                     let steps = names.steps(of: entry)
                     guard !steps.isEmpty else { continue }
                     guard let node = find(firstSlot: entry.firstSlot, steps, below: layer), node != dissection.stopNode else {
+                        // An absent field is no field named, and counts as 0 for a test of 0.
+                        if entry.form == .zero || entry.form == .lengthZero { continue }
                         present = false
                         break
                     }
-                    if entry.form == .nonzero || entry.form == .zero {
-                        let isZero = dissection.integer(of: node) == 0
-                        if isZero != (entry.form == .zero) {
+                    if entry.form.isTest {
+                        let holds: Bool
+                        switch entry.form {
+                        case .nonzero: holds = dissection.integer(of: node) != 0
+                        case .zero: holds = dissection.integer(of: node) == 0
+                        case .lengthNonzero: holds = dissection.nodes[node].byteLength > 0
+                        default: holds = dissection.nodes[node].byteLength == 0
+                        }
+                        if !holds {
                             present = false
                             break
                         }
@@ -212,7 +220,7 @@ struct Layout {
             guard !steps.isEmpty else { continue }
             let found = known.position == position ? known.node : find(firstSlot: segment.firstSlot, steps, below: layer)
             guard let node = found, node != dissection.stopNode else {
-                if segment.form != .nonzero && segment.form != .zero { sink.append(byte: UInt8(ascii: "?")) }
+                if !segment.form.isTest { sink.append(byte: UInt8(ascii: "?")) }
                 continue
             }
             switch segment.form {
@@ -220,7 +228,7 @@ struct Layout {
                 ValueWriter.writeSummaryValue(dissection, node, into: &sink)
             case .length:
                 sink.appendDecimal(dissection.nodes[node].byteLength)
-            case .nonzero, .zero:
+            case .nonzero, .zero, .lengthNonzero, .lengthZero:
                 break
             case .letters:
                 writeLetters(of: node, names.extraSteps(of: segment), into: &sink)
