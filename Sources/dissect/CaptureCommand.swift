@@ -138,9 +138,6 @@ struct CaptureCommand: ParsableCommand {
     @Flag(name: .customShort("X"), help: "Hex and ASCII, as tcpdump's -X/-XX: the annotated hex dump (-f hex) shows both.")
     var hexASCIIFlags: Int
 
-    @Flag(name: .customShort("e"), help: "Show the link layer (Ethernet addresses, VLAN tags) in one-line summaries, as tcpdump's -e.")
-    var linkLayer = false
-
     @Option(name: .customShort("F"), help: ArgumentHelp("Read the BPF filter from this file (as tcpdump -F); no filter may follow.", valueName: "file"))
     var filterFile: String?
 

@@ -37,8 +37,12 @@ struct ViewOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Columns to wrap long values at (default: the terminal's width, else 120).", valueName: "n"))
     var width: Int?
 
+    @Flag(name: [.customShort("e"), .customLong("link-layer")],
+          help: "Show the link layer (Ethernet addresses, VLAN tags) and the frame's length in one-line summaries, as tcpdump's -e.")
+    var linkLayer = false
+
     var renderOptions: RenderOptions {
-        RenderOptions(color: useColor, width: width ?? terminalWidth ?? 120)
+        RenderOptions(color: useColor, width: width ?? terminalWidth ?? 120, showsLinkLayer: linkLayer)
     }
 
     /// The views' symbols in the locale's character set; JSON is UTF-8 whatever the locale.

@@ -88,10 +88,10 @@ import Testing
               next: u8 if kind != 2
             }
             """
-        #expect(SummaryRenderer().render(try dissect(schema, [1, 7, 9, 4])).hasPrefix("Main kind 1, value 7 of 9 next 4 · "))
+        #expect(SummaryRenderer().render(try dissect(schema, [1, 7, 9, 4])) == "Main kind 1, value 7 of 9 next 4")
         // Both fields of a group must be there: `total` alone does not show it.
-        #expect(SummaryRenderer().render(try dissect(schema, [2, 9, 5])).hasPrefix("Main kind 2 [flag 5] next ? · "))
-        #expect(SummaryRenderer().render(try dissect(schema, [3, 8])).hasPrefix("Main kind 3 next 8 · "))
+        #expect(SummaryRenderer().render(try dissect(schema, [2, 9, 5])) == "Main kind 2 [flag 5] next ?")
+        #expect(SummaryRenderer().render(try dissect(schema, [3, 8])) == "Main kind 3 next 8")
     }
 
     @Test func optionalSummaryGroupErrorsPointIntoTheString() {
@@ -122,7 +122,7 @@ import Testing
             struct Inner { b: u8 }
             """
         let message = try dissect(schema, [1, 2])
-        #expect(SummaryRenderer().render(message).hasPrefix("Demo v2 a 1 · IPv4 · "))
+        #expect(SummaryRenderer().render(message) == "Demo v2 a 1 · IPv4")
         let tree = TreeRenderer().render(message)
         #expect(tree.contains("\nDemo v2 (demo), 1 byte: a 1\n"), "\(tree)")
         #expect(tree.contains("\nIPv4 (inner), 1 byte\n"), "\(tree)")

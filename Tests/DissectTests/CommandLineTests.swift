@@ -244,12 +244,12 @@ import Testing
         let isFormat: [String: (String) -> Bool] = [
             "fields": { $0.contains("\noffset  bytes") && $0.contains("\n0022    be 2c") && $0.contains(" tcp.src_port ") },
             "hex": { $0.contains("\n0000  00 00 00 00 00 00 00 00  00 00 00 00 08 00 45 00  |..............E.|\n") },
-            "tree": { $0.contains("\nTCP (tcp), 40 bytes: 48684 > 8765 [syn]") },
+            "tree": { $0.contains("\nTCP (tcp), 40 bytes: 48684 > 8765 [S]") },
             "json": { text in
                 let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
                 return object?["fields"] is [Any] && text.hasSuffix("}\n") && text.split(separator: "\n").count == 1
             },
-            "summary": { $0.hasPrefix("Ethernet 00:00:00:00:00:00 > 00:00:00:00:00:00 ipv4 (0x0800) · IPv4 127.0.0.1")
+            "summary": { $0.hasPrefix("IPv4 127.0.0.1 > 127.0.0.1 · TCP")
                 && $0.split(separator: "\n").count == 1 },
         ]
         #expect(Set(isFormat.keys) == Set(View.allCases.map(\.rawValue)), "every view needs its marker here")
@@ -307,14 +307,14 @@ import Testing
             00000030: ffd7 fe30 0000 0204 ffd7 0402 080a bc5a  ...0...........Z
             00000040: eccf 0000 0000 0103 030a                 ..........
             """)
-        #expect(xxd.output.contains("TCP 48684 > 8765 [syn] seq 3071015684"))
+        #expect(xxd.output.contains("TCP 48684 > 8765 [S] seq 3071015684"))
     }
 
     @Test func aUserSchemaForAFileFormat() throws {
         let result = try run(["hex", "--no-bundled", "--schema", "Schemas/examples/bmp.schema", "--root", "BMPFile",
                               "--file", "Corpus/samples/tiny.bmp", "-f", "summary"])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.hasPrefix("BMPFile 2 x 2, 24 bits per pixel, rgb (0) · 70 bytes"))
+        #expect(result.output.hasPrefix("BMPFile 2 x 2, 24 bits per pixel, rgb\n"))
     }
 }
 
@@ -334,7 +334,7 @@ import Testing
         for rule in ["udp.port==9999,dns", "udp.port==9990-9999,DNS", "udp.port==9998:2,dns", "udp.port==0x270f,dns"] {
             let decoded = try run(["hex", "--root", "Ethernet", "-d", rule, "-f", "summary", Self.udpTo9999])
             #expect(decoded.status == 0, "\(rule): \(decoded.error)")
-            #expect(decoded.output.contains("UDP 40000 > 9999 len 20 · DNS id 0xabcd"), "\(rule): \(decoded.output)")
+            #expect(decoded.output.contains("UDP 40000 > 9999 len 20 · DNS 0xabcd"), "\(rule): \(decoded.output)")
         }
         let byEnumName = try run(["hex", "--root", "Ethernet", "-d", "ip.proto==udp,icmp", "-f", "summary", Self.udpTo9999])
         #expect(byEnumName.output.contains("· ICMP "), "\(byEnumName.output)")

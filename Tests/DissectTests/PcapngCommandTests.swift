@@ -8,7 +8,7 @@ extension CommandLineTests {
 
     /// Each packet is dissected from its own interface's link type, in tshark's order.
     @Test func mixedLinkTypesAreEachDissectedFromTheirOwn() throws {
-        let result = try run(["-r", Self.pcapng("mixed.pcapng"), "-f", "summary"])
+        let result = try run(["-r", Self.pcapng("mixed.pcapng"), "-f", "summary", "-e"])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.split(separator: "\n")
         try #require(lines.count == 7)
@@ -22,7 +22,7 @@ extension CommandLineTests {
     }
 
     @Test func mixedLinkTypesWithAFilter() throws {
-        let result = try run(["-r", Self.pcapng("mixed.pcapng"), "-f", "summary", "udp port 53"])
+        let result = try run(["-r", Self.pcapng("mixed.pcapng"), "-f", "summary", "-e", "udp port 53"])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == 1)

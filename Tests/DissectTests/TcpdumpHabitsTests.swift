@@ -57,7 +57,7 @@ extension CommandLineTests {
             return result.output.split(separator: "\n").map { line in
                 // The time is what lies between the frame number and the first layer.
                 let words = line.split(separator: " ").dropFirst()
-                return words.prefix { !$0.hasPrefix("Ethernet") }.joined(separator: " ")
+                return words.prefix { !$0.hasPrefix("IPv4") }.joined(separator: " ")
             }
         }
         // tshark: frame 1 at 1795240908.740443, frame 2 19 µs later; tcp.pcap records microseconds.
@@ -146,7 +146,7 @@ extension CommandLineTests {
         }
         let arrived = shown.wait(timeout: .now() + 20) == .success
         #expect(arrived, "the first packet was not shown while the pipe stayed open")
-        #expect(String(decoding: firstLine, as: UTF8.self).hasPrefix("1 Ethernet"), "\(String(decoding: firstLine, as: UTF8.self))")
+        #expect(String(decoding: firstLine, as: UTF8.self).hasPrefix("1 IPv4 127.0.0.1 > 127.0.0.1 · TCP 48684 > 8765 [S]"), "\(String(decoding: firstLine, as: UTF8.self))")
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         try? input.fileHandleForWriting.close()

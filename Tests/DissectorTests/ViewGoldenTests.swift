@@ -266,7 +266,7 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         let dissection = interpreter.dissect(message, root: try #require(bundled.structType(named: "DNS")))
         #expect(dissection.error?.path == "dns.questions[1].name")
         let summary = SummaryRenderer().render(dissection)
-        #expect(summary.contains("DNS id 0x1234 www.example a (1) answers 0"), "\(summary)")
+        #expect(summary.contains("DNS 0x1234 a? www.example"), "\(summary)")
         let tree = TreeRenderer().render(dissection)
         #expect(tree.contains("questions: 2 elements"), "\(tree)")
         #expect(tree.contains("[1]: DNSQuestion"))
@@ -392,10 +392,10 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         #expect(wrappedError.parts.joined(separator: " ") == "✗ " + error.description, "\(wrappedError.parts)")
         // A layer's summary is a heading, wrapped at its own column.
         let heading = try Self.wrappedValue(of: "eth", in: output).parts
-        #expect(heading.joined(separator: " ") == "Ethernet 00:00:00:00:00:00 > 00:00:00:00:00:00 ipv4 (0x0800)", "\(heading)")
+        #expect(heading.joined(separator: " ") == "Ethernet 00:00:00:00:00:00 > 00:00:00:00:00:00 ipv4", "\(heading)")
         // What must wrap at each width, so the checks above saw wrapped values.
         #expect(wrappedError.parts.count == [60: 5, 80: 4, 100: 2][width], "\(wrappedError.parts)")
-        #expect(heading.count == [60: 4, 80: 2, 100: 1][width], "\(heading)")
+        #expect(heading.count == [60: 3, 80: 2, 100: 1][width], "\(heading)")
     }
 
     /// The tree wraps a long line with a 4-column hanging indent: the continuation lines, and the

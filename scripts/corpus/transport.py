@@ -2,7 +2,7 @@
 """Transport-layer protocols crafted with scapy: SCTP (DATA, INIT, INIT ACK, SACK, HEARTBEAT and
 its ACK, ABORT, SHUTDOWN, SHUTDOWN ACK, SHUTDOWN COMPLETE, COOKIE ECHO, COOKIE ACK, ERROR and
 an unknown chunk type), DNS over TCP (a query and its answer, each whole in one segment) and
-LLMNR (a query and its answer). Writes Corpus/captures/<name>.pcap for each (or for the names given as
+LLMNR (a query and its answer), and TCP segments with every flag tcpdump prints (tcp-flags). Writes Corpus/captures/<name>.pcap for each (or for the names given as
 arguments) and its oracle (see common.py).
 
     cd scripts/corpus && /usr/bin/python3 transport.py [sctp ...]
@@ -87,7 +87,22 @@ def llmnr():
     write_capture("llmnr", 1, frames)
 
 
-CAPTURES = {"sctp": sctp, "dns-tcp": dns_tcp, "llmnr": llmnr}
+def tcp_flags():
+    """Every flag tcpdump prints (F S R P . U E W), alone and together, some segments with data
+    (tcpdump's seq ranges, one wrapping past 2^32), on ports no protocol claims: the summary
+    view's `[S.]` and `seq a:b` are checked against tcpdump's output (Corpus/tcpdump)."""
+    def segment(ident, flags, seq, ack=0, data=b""):
+        return (eth() / IP(src="192.0.2.1", dst="192.0.2.2", id=ident)
+                / TCP(sport=40000, dport=40001, flags=flags, seq=seq, ack=ack, urgptr=0) / Raw(data))
+    cases = [("S", 1000, 0, b""), ("SA", 5000, 1001, b""), ("A", 1001, 5001, b""), ("PA", 1001, 5001, b"x" * 88),
+             ("FA", 1089, 5001, b""), ("FPA", 1089, 5001, b"y" * 4), ("R", 1093, 0, b""), ("RA", 1093, 5001, b""),
+             ("SEC", 2000, 0, b""), ("SAE", 6000, 2001, b""), ("PAU", 4294967290, 7, b"z" * 10), ("", 3000, 0, b""),
+             ("FSRPAUEC", 3000, 9, b"w")]
+    frames = [segment(number + 1, flags, seq, ack, data) for number, (flags, seq, ack, data) in enumerate(cases)]
+    write_capture("tcp-flags", 1, frames)
+
+
+CAPTURES = {"sctp": sctp, "dns-tcp": dns_tcp, "llmnr": llmnr, "tcp-flags": tcp_flags}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or CAPTURES:

@@ -422,6 +422,7 @@ struct Checker {
         var protocolAbbreviation: String?
         var linkTypes: [Int] = []
         var isOffsetBase = false
+        var isLinkLayer = false
         var summaryFormat: String?
         var label: String?
         var pduAttribute: AttributeSyntax?
@@ -459,6 +460,15 @@ struct Checker {
                 }
             case "offset_base":
                 isOffsetBase = true
+            case "link":
+                isLinkLayer = true
+                if !attribute.arguments.isEmpty {
+                    report(.invalidValue, "@link takes no arguments: it marks a link-layer header", at: attribute.location)
+                }
+                if !syntax.attributes.contains(where: { $0.name == "protocol" }) {
+                    report(.invalidValue, "@link marks a protocol layer the summary hides: add @protocol(\"name\") to '\(syntax.name)'",
+                           at: attribute.location)
+                }
             case "label":
                 if attribute.arguments.count == 1, case .string(let text, _) = attribute.arguments[0],
                    !text.isEmpty, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
@@ -491,7 +501,7 @@ struct Checker {
                 }
             default:
                 report(.invalidValue,
-                       "unknown struct attribute '@\(attribute.name)' (known: @protocol, @linktype, @offset_base, @summary, @label, @pdu)",
+                       "unknown struct attribute '@\(attribute.name)' (known: @protocol, @linktype, @link, @offset_base, @summary, @label, @pdu)",
                        at: attribute.location)
             }
         }
@@ -532,7 +542,7 @@ struct Checker {
         }
         let pduFraming = pduAttribute.flatMap { checkPDUFraming($0, file: file) }
         return StructType(id: id, name: syntax.name, protocolAbbreviation: protocolAbbreviation, label: label, linkTypes: linkTypes,
-                          isOffsetBase: isOffsetBase, summaryFormat: summaryFormat, fields: structFields,
+                          isOffsetBase: isOffsetBase, isLinkLayer: isLinkLayer, summaryFormat: summaryFormat, fields: structFields,
                           location: syntax.location, pduFraming: pduFraming)
     }
 
@@ -698,16 +708,30 @@ struct Checker {
                            at: at(offset))
                 }
                 group = nil
-            case .placeholder(var placeholder, let offset):
+            case .placeholder(let placeholder, let offset):
                 group?.placeholders += 1
                 if placeholder.hasPrefix("?") {
                     report(.invalidValue, "@summary optional groups do not nest: '{?' inside '{?…}' (plain {field} placeholders do)",
                            at: at(offset))
                     continue
                 }
-                if placeholder.hasPrefix("#") { placeholder = placeholder.dropFirst() }
-                let first = placeholder.prefix { $0 != "." && $0 != "[" }
-                if !fields.contains(String(first)) {
+                let (path, form) = SummarySegment.form(of: placeholder)
+                var paths = [path]
+                switch form {
+                case .range:
+                    if let colon = placeholder.firstIndex(of: ":") {
+                        let other = placeholder[placeholder.index(after: colon)...]
+                        paths.append(other.hasPrefix("#") ? other.dropFirst() : other)
+                    }
+                case .letters(let pairs):
+                    if pairs.isEmpty || pairs.contains(where: { $0.field.isEmpty || $0.letter.isEmpty }) {
+                        report(.invalidValue, "@summary letters '{\(placeholder)}' take 'field:letter' pairs after '|', e.g. {flags|syn:S ack:.}",
+                               at: at(offset))
+                    }
+                default:
+                    break
+                }
+                for path in paths where !fields.contains(String(path.prefix { $0 != "." && $0 != "[" })) {
                     report(.unknownField, "@summary placeholder '{\(placeholder)}' names no field of this struct", at: at(offset))
                 }
             }

@@ -9,6 +9,8 @@ package final class NameTable: @unchecked Sendable {
     @usableFromInline let bounds: Table<Int32>
     /// Per field: its display hint.
     @usableFromInline let fieldDisplay: Table<DisplayHint>
+    /// Per struct: whether it is a link-layer header (`@link`).
+    @usableFromInline let linkLayers: Table<Bool>
     @usableFromInline let fieldCount: Int
     @usableFromInline let structCount: Int
     /// Every enum's cases sorted by value (the first name of a value), as value and name bounds
@@ -34,9 +36,25 @@ package final class NameTable: @unchecked Sendable {
         package let stepStart: Int32
         package let stepCount: Int32
         package let firstSlot: Int32
-        package let lengthOnly: Bool
+        /// How the placeholder shows its field.
+        package let form: Form
         /// On an optional group's first segment: the group's segment count (0 otherwise).
         package let groupLength: Int32
+        /// More steps after the path's (`stepStart + stepCount`): a range's length path, or a
+        /// letters placeholder's pairs (a field name step, then a step whose name is the letter).
+        package let extraCount: Int32
+        /// The slot a range's length path starts at (-1 if none).
+        package let extraFirstSlot: Int32
+
+        package var lengthOnly: Bool { form == .length }
+    }
+
+    /// ``SummarySegment/Form`` without its payload.
+    package enum Form: UInt8 {
+        case value, length, nonzero, zero, lengthNonzero, lengthZero, letters, range
+
+        /// A test: it writes nothing, and decides whether its optional group shows.
+        package var isTest: Bool { self == .nonzero || self == .zero || self == .lengthNonzero || self == .lengthZero }
     }
 
     /// A path step: an array element (`position` >= 0) or a field by name.
@@ -107,10 +125,42 @@ package final class NameTable: @unchecked Sendable {
                         steps.append(SummaryStepEntry(position: -1, nameStart: start, nameEnd: end))
                     }
                 }
+                let form: Form
+                var extra = 0
+                switch segment.form {
+                case .value: form = .value
+                case .length: form = .length
+                case .nonzero: form = .nonzero
+                case .zero: form = .zero
+                case .lengthNonzero: form = .lengthNonzero
+                case .lengthZero: form = .lengthZero
+                case .letters(let pairs):
+                    form = .letters
+                    for pair in pairs {
+                        let (nameStart, nameEnd) = append(pair.field)
+                        let (letterStart, letterEnd) = append(pair.letter)
+                        steps.append(SummaryStepEntry(position: -1, nameStart: nameStart, nameEnd: nameEnd))
+                        steps.append(SummaryStepEntry(position: -1, nameStart: letterStart, nameEnd: letterEnd))
+                    }
+                    extra = 2 * pairs.count
+                case .range(let lengthPath):
+                    form = .range
+                    for step in lengthPath {
+                        switch step {
+                        case .element(let position):
+                            steps.append(SummaryStepEntry(position: Int32(clamping: position), nameStart: 0, nameEnd: 0))
+                        case .field(let name):
+                            let (start, end) = append(name)
+                            steps.append(SummaryStepEntry(position: -1, nameStart: start, nameEnd: end))
+                        }
+                    }
+                    extra = lengthPath.count
+                }
                 summaryEntries.append(SummaryEntry(
                     literalStart: literalStart, literalEnd: literalEnd, stepStart: stepStart,
                     stepCount: Int32(truncatingIfNeeded: segment.path.count), firstSlot: Int32(clamping: segment.firstSlot),
-                    lengthOnly: segment.lengthOnly, groupLength: Int32(clamping: segment.groupLength)))
+                    form: form, groupLength: Int32(clamping: segment.groupLength),
+                    extraCount: Int32(truncatingIfNeeded: extra), extraFirstSlot: Int32(clamping: segment.extraFirstSlot)))
             }
         }
         summaryStartList.append(Int32(truncatingIfNeeded: summaryEntries.count))
@@ -132,6 +182,7 @@ package final class NameTable: @unchecked Sendable {
         text = Table(bytes)
         bounds = Table(pairs)
         fieldDisplay = Table(fields.map(\.display))
+        linkLayers = Table(structs.map(\.isLinkLayer))
     }
 
 
@@ -149,6 +200,25 @@ package final class NameTable: @unchecked Sendable {
     /// A segment's path steps.
     package func steps(of entry: SummaryEntry) -> UnsafeBufferPointer<SummaryStepEntry> {
         summarySteps.elements(Int(entry.stepStart)..<Int(entry.stepStart) + Int(entry.stepCount))
+    }
+
+    /// A segment's extra steps: a range's length path, or a letters placeholder's pairs.
+    package func extraSteps(of entry: SummaryEntry) -> UnsafeBufferPointer<SummaryStepEntry> {
+        let start = Int(entry.stepStart) + Int(entry.stepCount)
+        return summarySteps.elements(start..<start + Int(entry.extraCount))
+    }
+
+    /// The text a step names (a field name, or a letter of a letters placeholder).
+    package func text(of step: SummaryStepEntry) -> UnsafeBufferPointer<UInt8> {
+        guard step.position < 0 else { return text.elements(0..<0) }
+        return text.elements(Int(step.nameStart)..<Int(step.nameEnd))
+    }
+
+    /// Whether struct `id` is a link-layer header (`@link`).
+    @inlinable
+    package func isLinkLayer(_ id: Int) -> Bool {
+        guard id >= 0, id < structCount else { return false }
+        return linkLayers[id]
     }
 
     /// Whether field `id` has the name a path step names.

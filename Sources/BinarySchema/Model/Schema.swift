@@ -77,6 +77,9 @@ public final class StructType: Sendable {
     public let linkTypes: [Int]
     /// Whether `dns_name` compression pointers inside count from this struct's first byte.
     public let isOffsetBase: Bool
+    /// `@link`: a link-layer header (Ethernet, a VLAN tag, SLL), which the summary view leaves out
+    /// unless asked, as tcpdump does without `-e`.
+    public let isLinkLayer: Bool
     /// `@summary("{src} > {dst} ttl {ttl}")`: the one-line summary of this layer; each `{path}`
     /// is a field's display text (a path below this struct, `#path` for its length in bytes);
     /// `{?text {path}}` is shown only when every field it names is present.
@@ -95,7 +98,7 @@ public final class StructType: Sendable {
     public let pduFraming: PDUFraming?
 
     init(id: Int, name: String, protocolAbbreviation: String?, label: String? = nil, linkTypes: [Int], isOffsetBase: Bool,
-         summaryFormat: String?, fields: [Field], location: SchemaLocation, pduFraming: PDUFraming? = nil) {
+         isLinkLayer: Bool = false, summaryFormat: String?, fields: [Field], location: SchemaLocation, pduFraming: PDUFraming? = nil) {
         self.pduFraming = pduFraming
         self.id = id
         self.name = name
@@ -103,12 +106,16 @@ public final class StructType: Sendable {
         self.label = label
         self.linkTypes = linkTypes
         self.isOffsetBase = isOffsetBase
+        self.isLinkLayer = isLinkLayer
         self.summaryFormat = summaryFormat
+        func slot(of path: [SummarySegment.Step]) -> Int {
+            guard case .field(let name)? = path.first, let field = fields.first(where: { $0.name == name }) else { return -1 }
+            return field.slot
+        }
         self.summarySegments = (summaryFormat.map(SummarySegment.parse) ?? []).map { segment in
             var resolved = segment
-            if case .field(let name)? = segment.path.first, let field = fields.first(where: { $0.name == name }) {
-                resolved.firstSlot = field.slot
-            }
+            resolved.firstSlot = slot(of: segment.path)
+            if case .range(let lengthPath) = segment.form { resolved.extraFirstSlot = slot(of: lengthPath) }
             return resolved
         }
         self.fields = fields
@@ -125,16 +132,93 @@ package struct SummarySegment: Sendable {
         case element(Int)
     }
 
+    /// How a placeholder shows its field.
+    package enum Form: Sendable {
+        /// `{path}`: the field's displayed value.
+        case value
+        /// `{#path}`: the field's length in bytes.
+        case length
+        /// `{path?}`: nothing; an optional group holding it shows only when the value is not 0.
+        case nonzero
+        /// `{path!}`: nothing; an optional group holding it shows only when the value is 0 or the
+        /// field is absent.
+        case zero
+        /// `{#path?}`: nothing; an optional group holding it shows only when the field has bytes.
+        case lengthNonzero
+        /// `{#path!}`: nothing; an optional group holding it shows only when the field has no bytes
+        /// or is absent.
+        case lengthZero
+        /// `{flags|fin:F syn:S ack:.}`: the letter of each 1-bit field (below the path) that is
+        /// set, in the order written, or `none` when none is.
+        case letters([(field: String, letter: String)])
+        /// `{seq:#payload}`: the number, then, when the second field has bytes, `:` and the number
+        /// plus that length (modulo the number's width), as tcpdump's `seq 1000:1088`.
+        case range([Step])
+    }
+
     package let literal: String
     package let path: [Step]
+    package let form: Form
     /// `{#payload}`: the field's length in bytes rather than its value.
-    package let lengthOnly: Bool
+    package var lengthOnly: Bool {
+        if case .length = form { return true }
+        return false
+    }
     /// On the first segment of an optional group `{?…}`: how many segments (this one included)
     /// the group holds, shown only when every field they name is present; 0 otherwise.
     package internal(set) var groupLength = 0
     /// The slot, in the summarized struct, of the field the path starts at (-1 if none):
     /// resolved once at load so views find it without searching by name.
     package internal(set) var firstSlot = -1
+    /// For a ``Form/range(_:)``: the slot its length path starts at (-1 if none).
+    package internal(set) var extraFirstSlot = -1
+
+    init(literal: String, path: [Step], form: Form = .value) {
+        self.literal = literal
+        self.path = path
+        self.form = form
+    }
+
+    /// `ip.flags.mf` or `answers[0].name` as steps.
+    static func steps(_ text: Substring) -> [Step] {
+        var path: [Step] = []
+        for part in text.split(separator: ".") {
+            var name = part
+            var indices: [Int] = []
+            while let bracket = name.lastIndex(of: "["), name.hasSuffix("]"),
+                  let position = Int(name[name.index(after: bracket)..<name.index(before: name.endIndex)]) {
+                indices.insert(position, at: 0)
+                name = name[..<bracket]
+            }
+            if !name.isEmpty { path.append(.field(String(name))) }
+            path += indices.map(Step.element)
+        }
+        return path
+    }
+
+    /// A placeholder's path text and form: `#path`, `path?`, `path!`, `path|a:A b:B`, `path:#other`.
+    static func form(of placeholder: Substring) -> (path: Substring, form: Form) {
+        if placeholder.hasPrefix("#") {
+            if placeholder.hasSuffix("?") { return (placeholder.dropFirst().dropLast(), .lengthNonzero) }
+            if placeholder.hasSuffix("!") { return (placeholder.dropFirst().dropLast(), .lengthZero) }
+            return (placeholder.dropFirst(), .length)
+        }
+        if let bar = placeholder.firstIndex(of: "|") {
+            let pairs = placeholder[placeholder.index(after: bar)...].split(separator: " ").compactMap { (pair: Substring) -> (field: String, letter: String)? in
+                guard let colon = pair.firstIndex(of: ":") else { return nil }
+                return (String(pair[..<colon]), String(pair[colon...].dropFirst()))
+            }
+            return (placeholder[..<bar], .letters(pairs))
+        }
+        if let colon = placeholder.firstIndex(of: ":") {
+            var other = placeholder[placeholder.index(after: colon)...]
+            if other.hasPrefix("#") { other = other.dropFirst() }
+            return (placeholder[..<colon], .range(steps(other)))
+        }
+        if placeholder.hasSuffix("?") { return (placeholder.dropLast(), .nonzero) }
+        if placeholder.hasSuffix("!") { return (placeholder.dropLast(), .zero) }
+        return (placeholder, .value)
+    }
 
     /// A lexical piece of a summary format, with its offset (in characters) in the format.
     enum Token {
@@ -206,7 +290,7 @@ package struct SummarySegment: Sendable {
         var literal = ""
         var groupStart: Int?
         func flushLiteral() {
-            if !literal.isEmpty { segments.append(SummarySegment(literal: literal, path: [], lengthOnly: false)) }
+            if !literal.isEmpty { segments.append(SummarySegment(literal: literal, path: [])) }
             literal = ""
         }
         func closeGroup() {
@@ -225,22 +309,9 @@ package struct SummarySegment: Sendable {
                 groupStart = segments.count
             case .groupClose:
                 closeGroup()
-            case .placeholder(var placeholder, _):
-                let lengthOnly = placeholder.hasPrefix("#")
-                if lengthOnly { placeholder = placeholder.dropFirst() }
-                var path: [Step] = []
-                for part in placeholder.split(separator: ".") {
-                    var name = part
-                    var indices: [Int] = []
-                    while let bracket = name.lastIndex(of: "["), name.hasSuffix("]"),
-                          let position = Int(name[name.index(after: bracket)..<name.index(before: name.endIndex)]) {
-                        indices.insert(position, at: 0)
-                        name = name[..<bracket]
-                    }
-                    if !name.isEmpty { path.append(.field(String(name))) }
-                    path += indices.map(Step.element)
-                }
-                segments.append(SummarySegment(literal: literal, path: path, lengthOnly: lengthOnly))
+            case .placeholder(let placeholder, _):
+                let (text, form) = form(of: placeholder)
+                segments.append(SummarySegment(literal: literal, path: steps(text), form: form))
                 literal = ""
             }
         }

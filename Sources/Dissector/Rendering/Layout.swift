@@ -185,11 +185,27 @@ struct Layout {
                 let end = min(segments.count, position + Int(segment.groupLength))
                 var present = true
                 for member in position..<end {
-                    let steps = names.steps(of: segments[member])
+                    let entry = segments[member]
+                    let steps = names.steps(of: entry)
                     guard !steps.isEmpty else { continue }
-                    guard let node = find(segments[member], steps, below: layer), node != dissection.stopNode else {
+                    guard let node = find(firstSlot: entry.firstSlot, steps, below: layer), node != dissection.stopNode else {
+                        // An absent field is no field named, and counts as 0 for a test of 0.
+                        if entry.form == .zero || entry.form == .lengthZero { continue }
                         present = false
                         break
+                    }
+                    if entry.form.isTest {
+                        let holds: Bool
+                        switch entry.form {
+                        case .nonzero: holds = dissection.integer(of: node) != 0
+                        case .zero: holds = dissection.integer(of: node) == 0
+                        case .lengthNonzero: holds = dissection.nodes[node].byteLength > 0
+                        default: holds = dissection.nodes[node].byteLength == 0
+                        }
+                        if !holds {
+                            present = false
+                            break
+                        }
                     }
                     if known.position < position { known = (member, node) }
                 }
@@ -202,32 +218,78 @@ struct Layout {
             let steps = names.steps(of: segment)
             defer { position += 1 }
             guard !steps.isEmpty else { continue }
-            let found = known.position == position ? known.node : find(segment, steps, below: layer)
-            if let node = found, node != dissection.stopNode {
-                if segment.lengthOnly {
-                    sink.appendDecimal(dissection.nodes[node].byteLength)
-                } else {
-                    ValueWriter.writeSummaryValue(dissection, node, into: &sink)
-                }
-            } else {
-                sink.append(byte: UInt8(ascii: "?"))
+            let found = known.position == position ? known.node : find(firstSlot: segment.firstSlot, steps, below: layer)
+            guard let node = found, node != dissection.stopNode else {
+                if !segment.form.isTest { sink.append(byte: UInt8(ascii: "?")) }
+                continue
+            }
+            switch segment.form {
+            case .value:
+                ValueWriter.writeSummaryValue(dissection, node, into: &sink)
+            case .length:
+                sink.appendDecimal(dissection.nodes[node].byteLength)
+            case .nonzero, .zero, .lengthNonzero, .lengthZero:
+                break
+            case .letters:
+                writeLetters(of: node, names.extraSteps(of: segment), into: &sink)
+            case .range:
+                writeRange(from: node, segment, below: layer, into: &sink)
             }
         }
     }
 
+    /// `{flags|fin:F syn:S ack:.}`: the letter of each set 1-bit field, in order, or `none`.
+    private func writeLetters(of node: Int, _ pairs: UnsafeBufferPointer<NameTable.SummaryStepEntry>, into sink: inout TextSink) {
+        let names = dissection.schema.names
+        let nodes = dissection.nodes
+        var wrote = false
+        var pair = 0
+        while pair + 1 < pairs.count {
+            defer { pair += 2 }
+            let name = pairs[pair]
+            guard let bit = child(of: node, where: { child, _ in names.field(Int(nodes[child].fieldID), isNamedAs: name) }),
+                  let value = dissection.integer(of: bit), value != 0 else { continue }
+            sink.append(contentsOf: names.text(of: pairs[pair + 1]))
+            wrote = true
+        }
+        if !wrote { sink.append("none" as StaticString) }
+    }
+
+    /// `{seq:#payload}`: the number, then `:` and the number plus the length when that is not 0,
+    /// modulo the number's width (tcpdump's `seq 1000:1088`).
+    private func writeRange(from node: Int, _ segment: NameTable.SummaryEntry, below layer: Int, into sink: inout TextSink) {
+        guard let start = dissection.integer(of: node) else {
+            ValueWriter.writeSummaryValue(dissection, node, into: &sink)
+            return
+        }
+        sink.appendDecimal(start)
+        let lengthSteps = dissection.schema.names.extraSteps(of: segment)
+        guard !lengthSteps.isEmpty, let lengthNode = find(firstSlot: segment.extraFirstSlot, lengthSteps, below: layer) else { return }
+        let lengthBytes = dissection.nodes[lengthNode]
+        let length = Int64(lengthBytes.byteLength)
+        // A field that runs to where the capture cut the frame: its whole length is not known.
+        guard length > 0, !(dissection.isTruncated && lengthBytes.byteOffset + lengthBytes.byteLength >= dissection.bytes.count)
+        else { return }
+        var end = start &+ length
+        let width = dissection.nodes[node].byteLength
+        if width > 0, width < 8 { end &= (Int64(1) << (8 * width)) - 1 }
+        sink.append(byte: UInt8(ascii: ":"))
+        sink.appendDecimal(end)
+    }
+
     /// The node a summary placeholder names below `layer`: its first step by slot, the rest by name.
-    private func find(_ segment: NameTable.SummaryEntry, _ steps: UnsafeBufferPointer<NameTable.SummaryStepEntry>,
+    private func find(firstSlot: Int32, _ steps: UnsafeBufferPointer<NameTable.SummaryStepEntry>,
                       below layer: Int) -> Int? {
         var current = layer
         var remaining = steps[...]
-        if segment.firstSlot >= 0 {
+        if firstSlot >= 0 {
             // A field whose walk failed inside it (an array whose later element failed) was read
             // in part but never filled its slot: look for its node among the children, when the
             // walk stopped in this layer (else an empty slot is an absent field, as most are).
             let stop = dissection.stopNode
             let stoppedInside = stop >= layer && stop < dissection.nodes[layer].subtreeEnd
-            guard let first = dissection.fieldNode(ofStruct: layer, slot: Int(segment.firstSlot))
-                    ?? (stoppedInside ? child(of: layer, where: { node, _ in dissection.field(of: node)?.slot == Int(segment.firstSlot) })
+            guard let first = dissection.fieldNode(ofStruct: layer, slot: Int(firstSlot))
+                    ?? (stoppedInside ? child(of: layer, where: { node, _ in dissection.field(of: node)?.slot == Int(firstSlot) })
                         : nil)
             else { return nil }
             current = first
@@ -255,6 +317,10 @@ public struct RenderOptions: Sendable {
     public var color: Bool
     /// Columns to wrap long values and rows at.
     public var width: Int
+    /// Whether the summary view shows the link-layer headers (structs marked `@link`: Ethernet,
+    /// VLAN tags, SLL, ...), as tcpdump does with `-e`. Without it they are left out, unless
+    /// nothing else follows them.
+    public var showsLinkLayer: Bool
 
     /// How frames' capture times are shown (JSON always gives the UTC time, to the nanosecond).
     public var timeStyle: TimeStyle = .timeOfDay
@@ -262,9 +328,10 @@ public struct RenderOptions: Sendable {
     public var timeDigits = 9
 
     /// Options with these settings.
-    public init(color: Bool = false, width: Int = 120) {
+    public init(color: Bool = false, width: Int = 120, showsLinkLayer: Bool = false) {
         self.color = color
         self.width = max(60, width)
+        self.showsLinkLayer = showsLinkLayer
     }
 }
 

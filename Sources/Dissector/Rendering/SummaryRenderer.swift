@@ -3,9 +3,10 @@ import BinarySchema
 /// One line per packet, like tcpdump: each layer's `@summary`, then the error if any, or
 /// tcpdump's `[|tcp]` where the capture cut the frame short.
 ///
-/// `Ethernet … > … ipv4 (0x0800) · IPv4 127.0.0.1 > 127.0.0.1 ttl 64 · TCP 48684 > 8765 [syn] …`
+/// `IPv4 127.0.0.1 > 127.0.0.1 · TCP 48684 > 8765 [S] seq 1719526240 win 65495 len 0 · 74 bytes`; the
+/// link-layer headers (`@link`) only with ``RenderOptions/showsLinkLayer`` (tcpdump's `-e`).
 public struct SummaryRenderer {
-    /// Colour and width.
+    /// Colour, width, and whether the link layer is shown.
     public var options: RenderOptions
 
     /// A renderer with `options`.
@@ -51,14 +52,27 @@ public struct SummaryRenderer {
             sink.append(byte: UInt8(ascii: " "))
         }
         var wroteLayer = false
+        // Without -e, the link-layer headers are left out, unless nothing else would be shown.
+        let names = dissection.schema.names
+        func isLinkLayer(_ layer: Int) -> Bool {
+            guard case .structure(let structID) = dissection.nodes[layer].kind else { return false }
+            return names.isLinkLayer(Int(structID))
+        }
+        let hidesLinkLayer = !options.showsLinkLayer
+            && layout.layers.contains { $0 != dissection.stopNode && !isLinkLayer($0) }
         for layer in layout.layers where dissection.stopNode != layer {
+            if hidesLinkLayer, isLinkLayer(layer) { continue }
             if wroteLayer { sink.append(" · " as StaticString) }
             layout.writeSummary(of: layer, into: &sink, style: style)
             wroteLayer = true
         }
         if !wroteLayer, let root = dissection.structType(of: 0) { sink.append(style.heading(root.name)) }
-        sink.append(" · " as StaticString)
-        frame.writeLengths(of: dissection, into: &sink)
+        // The frame's length, as tcpdump -e shows it; a frame cut short always says so, and a
+        // reassembled unit how long it came out.
+        if options.showsLinkLayer || frame.reassembly != nil || frame.originalLength(of: dissection) > dissection.bytes.count {
+            sink.append(" · " as StaticString)
+            frame.writeLengths(of: dissection, into: &sink)
+        }
         if dissection.hasBadChecksum {
             let paths = dissection.checksums.filter { !$0.isCorrect }.map { dissection.path(of: $0.node) }
             sink.append(byte: UInt8(ascii: " "))

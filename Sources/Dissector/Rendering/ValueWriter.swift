@@ -7,10 +7,26 @@ enum ValueWriter {
     /// The node's text: its `@display` format filled in when it has one, else its value.
     /// A value in a summary line: as ``writeDisplay(_:_:into:)``, but text without its quotes, as
     /// tcpdump prints a request line (`GET /index.html HTTP/1.1`, escapes still shown).
+    /// An enum shows its case's name alone (`echo_request`, not `echo_request (8)`), or its number
+    /// when it names no case.
     static func writeSummaryValue(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
         let node = dissection.nodes[index]
-        if case .string = node.kind, dissection.schema.names.displayPieceCount(field: Int(node.fieldID)) == 0 {
+        let names = dissection.schema.names
+        if case .string = node.kind, names.displayPieceCount(field: Int(node.fieldID)) == 0 {
             writeString(dissection, node, quoted: false, into: &sink)
+        } else if case .enumeration(let enumID) = node.kind, names.displayPieceCount(field: Int(node.fieldID)) == 0 {
+            let raw: Int64?
+            switch node.value {
+            case .unsigned(let value): raw = Int64(bitPattern: value)
+            case .signed(let value): raw = value
+            default: raw = nil
+            }
+            if let raw, let name = names.caseName(ofEnum: Int(enumID), value: raw) {
+                sink.append(contentsOf: name)
+            } else {
+                let hint = names.display(ofField: Int(node.fieldID))
+                writeInteger(node.value, hint: hint == .hex ? .hex : .decimal, bits: node.bitWidth, into: &sink)
+            }
         } else {
             writeDisplay(dissection, index, into: &sink)
         }
