@@ -715,15 +715,16 @@ struct Checker {
                            at: at(offset))
                     continue
                 }
-                let (path, form) = SummarySegment.form(of: placeholder)
-                var paths = [path]
-                switch form {
+                let parts = SummarySegment.form(of: placeholder)
+                var paths = [parts.path]
+                switch parts.form {
                 case .range:
                     if let colon = placeholder.firstIndex(of: ":") {
                         let other = placeholder[placeholder.index(after: colon)...]
                         paths.append(other.hasPrefix("#") ? other.dropFirst() : other)
                     }
-                case .letters(let pairs):
+                case .letters:
+                    let pairs = parts.letterPairs
                     if pairs.isEmpty || pairs.contains(where: { $0.field.isEmpty || $0.letter.isEmpty }) {
                         report(.invalidValue, "@summary letters '{\(placeholder)}' take 'field:letter' pairs after '|', e.g. {flags|syn:S ack:.}",
                                at: at(offset))

@@ -134,8 +134,9 @@ package final class NameTable: @unchecked Sendable {
                 case .zero: form = .zero
                 case .lengthNonzero: form = .lengthNonzero
                 case .lengthZero: form = .lengthZero
-                case .letters(let pairs):
+                case .letters:
                     form = .letters
+                    let pairs = segment.letterPairs
                     for pair in pairs {
                         let (nameStart, nameEnd) = append(pair.field)
                         let (letterStart, letterEnd) = append(pair.letter)
@@ -143,9 +144,9 @@ package final class NameTable: @unchecked Sendable {
                         steps.append(SummaryStepEntry(position: -1, nameStart: letterStart, nameEnd: letterEnd))
                     }
                     extra = 2 * pairs.count
-                case .range(let lengthPath):
+                case .range:
                     form = .range
-                    for step in lengthPath {
+                    for step in segment.lengthPath {
                         switch step {
                         case .element(let position):
                             steps.append(SummaryStepEntry(position: Int32(clamping: position), nameStart: 0, nameEnd: 0))
@@ -154,7 +155,7 @@ package final class NameTable: @unchecked Sendable {
                             steps.append(SummaryStepEntry(position: -1, nameStart: start, nameEnd: end))
                         }
                     }
-                    extra = lengthPath.count
+                    extra = segment.lengthPath.count
                 }
                 summaryEntries.append(SummaryEntry(
                     literalStart: literalStart, literalEnd: literalEnd, stepStart: stepStart,

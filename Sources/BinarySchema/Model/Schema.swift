@@ -115,7 +115,7 @@ public final class StructType: Sendable {
         self.summarySegments = (summaryFormat.map(SummarySegment.parse) ?? []).map { segment in
             var resolved = segment
             resolved.firstSlot = slot(of: segment.path)
-            if case .range(let lengthPath) = segment.form { resolved.extraFirstSlot = slot(of: lengthPath) }
+            if case .range = segment.form { resolved.extraFirstSlot = slot(of: segment.lengthPath) }
             return resolved
         }
         self.fields = fields
@@ -149,16 +149,31 @@ package struct SummarySegment: Sendable {
         /// or is absent.
         case lengthZero
         /// `{flags|fin:F syn:S ack:.}`: the letter of each 1-bit field (below the path) that is
-        /// set, in the order written, or `none` when none is.
-        case letters([(field: String, letter: String)])
-        /// `{seq:#payload}`: the number, then, when the second field has bytes, `:` and the number
-        /// plus that length (modulo the number's width), as tcpdump's `seq 1000:1088`.
-        case range([Step])
+        /// set, in the order written (``SummarySegment/letterPairs``), or `none` when none is.
+        case letters
+        /// `{seq:#payload}`: the number, then, when the second field (``SummarySegment/lengthPath``)
+        /// has bytes, `:` and the number plus that length (modulo the number's width), as
+        /// tcpdump's `seq 1000:1088`.
+        case range
+    }
+
+    /// A placeholder's parts: its path's text, its form, and what the form takes.
+    /// (The form's data is kept beside it, not in enum payloads: an array in a multi-payload
+    /// enum is stored with tag bits in its pointer, where LeakSanitizer cannot see it.)
+    struct Placeholder {
+        var path: Substring
+        var form: Form
+        var letterPairs: [(field: String, letter: String)] = []
+        var lengthPath: [Step] = []
     }
 
     package let literal: String
     package let path: [Step]
     package let form: Form
+    /// For ``Form/letters``: each 1-bit field's name and its letter.
+    package let letterPairs: [(field: String, letter: String)]
+    /// For ``Form/range``: the path of the field whose length ends the range.
+    package let lengthPath: [Step]
     /// `{#payload}`: the field's length in bytes rather than its value.
     package var lengthOnly: Bool {
         if case .length = form { return true }
@@ -173,10 +188,13 @@ package struct SummarySegment: Sendable {
     /// For a ``Form/range(_:)``: the slot its length path starts at (-1 if none).
     package internal(set) var extraFirstSlot = -1
 
-    init(literal: String, path: [Step], form: Form = .value) {
+    init(literal: String, path: [Step], form: Form = .value, letterPairs: [(field: String, letter: String)] = [],
+         lengthPath: [Step] = []) {
         self.literal = literal
         self.path = path
         self.form = form
+        self.letterPairs = letterPairs
+        self.lengthPath = lengthPath
     }
 
     /// `ip.flags.mf` or `answers[0].name` as steps.
@@ -197,27 +215,27 @@ package struct SummarySegment: Sendable {
     }
 
     /// A placeholder's path text and form: `#path`, `path?`, `path!`, `path|a:A b:B`, `path:#other`.
-    static func form(of placeholder: Substring) -> (path: Substring, form: Form) {
+    static func form(of placeholder: Substring) -> Placeholder {
         if placeholder.hasPrefix("#") {
-            if placeholder.hasSuffix("?") { return (placeholder.dropFirst().dropLast(), .lengthNonzero) }
-            if placeholder.hasSuffix("!") { return (placeholder.dropFirst().dropLast(), .lengthZero) }
-            return (placeholder.dropFirst(), .length)
+            if placeholder.hasSuffix("?") { return Placeholder(path: placeholder.dropFirst().dropLast(), form: .lengthNonzero) }
+            if placeholder.hasSuffix("!") { return Placeholder(path: placeholder.dropFirst().dropLast(), form: .lengthZero) }
+            return Placeholder(path: placeholder.dropFirst(), form: .length)
         }
         if let bar = placeholder.firstIndex(of: "|") {
             let pairs = placeholder[placeholder.index(after: bar)...].split(separator: " ").compactMap { (pair: Substring) -> (field: String, letter: String)? in
                 guard let colon = pair.firstIndex(of: ":") else { return nil }
                 return (String(pair[..<colon]), String(pair[colon...].dropFirst()))
             }
-            return (placeholder[..<bar], .letters(pairs))
+            return Placeholder(path: placeholder[..<bar], form: .letters, letterPairs: pairs)
         }
         if let colon = placeholder.firstIndex(of: ":") {
             var other = placeholder[placeholder.index(after: colon)...]
             if other.hasPrefix("#") { other = other.dropFirst() }
-            return (placeholder[..<colon], .range(steps(other)))
+            return Placeholder(path: placeholder[..<colon], form: .range, lengthPath: steps(other))
         }
-        if placeholder.hasSuffix("?") { return (placeholder.dropLast(), .nonzero) }
-        if placeholder.hasSuffix("!") { return (placeholder.dropLast(), .zero) }
-        return (placeholder, .value)
+        if placeholder.hasSuffix("?") { return Placeholder(path: placeholder.dropLast(), form: .nonzero) }
+        if placeholder.hasSuffix("!") { return Placeholder(path: placeholder.dropLast(), form: .zero) }
+        return Placeholder(path: placeholder, form: .value)
     }
 
     /// A lexical piece of a summary format, with its offset (in characters) in the format.
@@ -310,8 +328,9 @@ package struct SummarySegment: Sendable {
             case .groupClose:
                 closeGroup()
             case .placeholder(let placeholder, _):
-                let (text, form) = form(of: placeholder)
-                segments.append(SummarySegment(literal: literal, path: steps(text), form: form))
+                let parts = form(of: placeholder)
+                segments.append(SummarySegment(literal: literal, path: steps(parts.path), form: parts.form,
+                                               letterPairs: parts.letterPairs, lengthPath: parts.lengthPath))
                 literal = ""
             }
         }
