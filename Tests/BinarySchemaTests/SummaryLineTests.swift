@@ -95,6 +95,20 @@ import Testing
         #expect(handshake.allSatisfy { $0.count + prefix <= 120 }, "\(handshake)")
     }
 
+    /// No line has two spaces in a row (an absent first `{?…}` group once left its neighbour's
+    /// leading space after the label: `QUIC  version 0`) or a label said twice (`LLMNR LLMNR`).
+    @Test func noDoubledSpacesOrLabels() throws {
+        for capture in Self.captures {
+            for (number, line) in try Self.summaries(capture).enumerated() {
+                #expect(!line.contains("  "), "\(capture) frame \(number + 1): \(line)")
+                for layer in line.components(separatedBy: " · ") {
+                    let words = layer.split(separator: " ")
+                    #expect(words.count < 2 || words[0] != words[1], "\(capture) frame \(number + 1): \(layer)")
+                }
+            }
+        }
+    }
+
     /// tcpdump shows the Ethernet header (and VLAN tags) only with -e: `showsLinkLayer`. A frame
     /// with nothing beyond its link layer shows it anyway, so a line is never empty; ARP is not
     /// link layer.

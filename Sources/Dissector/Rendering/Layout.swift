@@ -176,6 +176,9 @@ struct Layout {
         let segments = names.summary(ofStruct: Int(structID))
         guard !segments.isEmpty else { return }
         sink.append(byte: UInt8(ascii: " "))
+        // Where the summary starts: a literal written there drops its leading spaces, so an
+        // absent first group leaves no second space after the label.
+        let summaryStart = sink.count
         var position = 0
         // The node a group's test found for a segment, so it is not looked for twice.
         var known: (position: Int, node: Int) = (-1, -1)
@@ -214,7 +217,12 @@ struct Layout {
                     continue
                 }
             }
-            sink.append(contentsOf: names.literal(of: segment))
+            var literal = names.literal(of: segment)
+            if sink.count == summaryStart {
+                let spaces = literal.prefix { $0 == UInt8(ascii: " ") }.count
+                literal = UnsafeBufferPointer(rebasing: literal[spaces...])
+            }
+            sink.append(contentsOf: literal)
             let steps = names.steps(of: segment)
             defer { position += 1 }
             guard !steps.isEmpty else { continue }
