@@ -43,15 +43,35 @@ public struct BinaryCodingOptions: Sendable, Hashable {
     /// crash no error can report.
     public static let maximumNestingLimit = 96
 
-    /// The defaults: big-endian fixed-width integers, varint lengths, 96 levels of nesting.
+    /// Whether containers that `encode(to:)` opens by hand carry framing of their own: an
+    /// unkeyed container its element count before its elements, a container nested by key
+    /// (`nestedContainer(keyedBy:forKey:)`, `nestedUnkeyedContainer(forKey:)`) the key's name.
+    /// Default: true, so any type, including one that decodes until `isAtEnd`, reads back.
+    ///
+    /// When false (the ``classic`` preset), a hand-written container writes only its values,
+    /// and the decoder reads exactly as many as `init(from:)` asks for: an unkeyed container
+    /// has no `count` and `isAtEnd` is always false, so a type that decodes until `isAtEnd`
+    /// cannot read back (it runs into the end of the input, or into more elements than bytes
+    /// were left, each a `prematureEnd`). `Array` and `ContiguousArray` then write their count
+    /// themselves, as sets and dictionaries always do; an enum with associated values still
+    /// writes its case name, which its synthesized `init(from:)` reads through `allKeys`.
+    public var containerFraming = true
+
+    /// The defaults: big-endian fixed-width integers, varint lengths, 96 levels of nesting,
+    /// framed containers.
     public init() {}
 
-    /// The classic no-metadata binary Codable format, byte for byte: every integer big-endian at
-    /// its full width, `Int`/`UInt` as 8 bytes, every count as an 8-byte integer, `String` as its
-    /// UTF-8 count then bytes, `Bool` one byte, floats big-endian; `Optional` a one-byte flag.
+    /// The classic no-metadata binary Codable format: every integer big-endian at its full width,
+    /// `Int`/`UInt` as 8 bytes, every count as an 8-byte integer, `String` as its UTF-8 count then
+    /// bytes, `Bool` one byte, floats big-endian, containers written by hand without framing
+    /// (see ``containerFraming``). It differs from that format on purpose in two places, so that
+    /// every value it writes reads back: an `Optional` is a one-byte presence flag then the value
+    /// (the classic decoder reads every optional as nil), and an enum with associated values
+    /// writes its case name first (the classic decoder cannot decode one).
     public static let classic: BinaryCodingOptions = {
         var options = BinaryCodingOptions()
         options.lengthEncoding = .u64
+        options.containerFraming = false
         return options
     }()
 }

@@ -60,6 +60,8 @@ final class DecodingState {
     @exclusivity(unchecked) var reader: ByteReader
     let options: BinaryCodingOptions
     let userInfo: [CodingUserInfoKey: Any]
+    /// ``BinaryCodingOptions/containerFraming``: unkeyed containers have a count, containers nested by key their key.
+    let framed: Bool
     @exclusivity(unchecked) var depth = 0
     /// An enum case key read by `allKeys`, for the `nestedContainer(forKey:)` that follows.
     @exclusivity(unchecked) var pendingKey: String?
@@ -68,6 +70,7 @@ final class DecodingState {
         self.reader = ByteReader(bytes)
         self.options = options
         self.userInfo = userInfo
+        self.framed = options.containerFraming
     }
 
     // MARK: Values
@@ -116,7 +119,20 @@ final class DecodingState {
             if let value = try set.decodeElements(from: self, codingPath: codingPath) as? T { return value }
             throw unsupported(T.self, "set", codingPath)
         }
+        if !framed, let array = T.self as? any DecodableArray.Type {
+            if let value = try array.decodeElements(from: self, codingPath: codingPath) as? T { return value }
+            throw unsupported(T.self, "array", codingPath)
+        }
         return nil
+    }
+
+    /// An unkeyed container: with framing, its count first; without, as many elements as
+    /// `init(from:)` asks for.
+    func unkeyedContainer(_ codingPath: [any CodingKey]) throws -> SequentialUnkeyedDecodingContainer {
+        if framed {
+            return SequentialUnkeyedDecodingContainer(state: self, codingPath: codingPath, count: try decodeLength(codingPath))
+        }
+        return SequentialUnkeyedDecodingContainer(state: self, codingPath: codingPath)
     }
 
     private func unsupported(_ type: Any.Type, _ what: String, _ codingPath: [any CodingKey]) -> DecodingError {
@@ -286,8 +302,7 @@ struct SequentialDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let count = try state.decodeLength(codingPath)
-        return SequentialUnkeyedDecodingContainer(state: state, codingPath: codingPath, count: count)
+        try state.unkeyedContainer(codingPath)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -365,13 +380,15 @@ final class SequentialKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingConta
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         try consumeCaseKey(key)
-        let count = try state.decodeLength(path(key))
-        return SequentialUnkeyedDecodingContainer(state: state, codingPath: path(key), count: count)
+        return try state.unkeyedContainer(path(key))
     }
 
     /// A nested container by key is how enums with associated values are coded: the key
-    /// (the case name) precedes it. `allKeys` may have read it already.
+    /// (the case name) precedes it. `allKeys` may have read it already. Without framing, only
+    /// an enum's nested container has its key, and its synthesized `init(from:)` reads it
+    /// through `allKeys` first: a key `allKeys` did not read is not in the bytes.
     private func consumeCaseKey(_ key: Key) throws {
+        guard state.framed || state.pendingKey != nil else { return }
         let name: String
         if let pending = state.pendingKey {
             name = pending
@@ -392,19 +409,42 @@ final class SequentialKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingConta
 struct SequentialUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let state: DecodingState
     let codingPath: [any CodingKey]
+    /// The element count read before the elements; nil without framing.
     let count: Int?
     private(set) var currentIndex = 0
+    /// Without a count: where the container starts, and the bytes left there, which bound
+    /// its elements as they bound a count (each element takes at least one byte), so a loop
+    /// over elements that take none still ends.
+    private let start: (offset: Int, bytesLeft: Int)
 
+    /// A container whose count was read.
     init(state: DecodingState, codingPath: [any CodingKey], count: Int) {
         self.state = state
         self.codingPath = codingPath
         self.count = count
+        self.start = (state.reader.offset, state.reader.remainingBytes)
     }
 
-    var isAtEnd: Bool { currentIndex >= (count ?? 0) }
+    /// A container without a count (no framing): as many elements as are asked for.
+    init(state: DecodingState, codingPath: [any CodingKey]) {
+        self.state = state
+        self.codingPath = codingPath
+        self.count = nil
+        self.start = (state.reader.offset, state.reader.remainingBytes)
+    }
+
+    /// Without a count, never: the bytes do not say where the elements end.
+    var isAtEnd: Bool {
+        guard let count else { return false }
+        return currentIndex >= count
+    }
 
     /// Moves to the next element, checking there is one; returns its index.
     private mutating func advance() throws -> Int {
+        guard count != nil || currentIndex < start.bytesLeft else {
+            throw BinaryCodingError.prematureEnd(offset: start.offset, needed: currentIndex + 1, available: start.bytesLeft)
+                .decodingError(path(currentIndex))
+        }
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(Any.self, DecodingError.Context(
                 codingPath: codingPath + [IndexKey(index: currentIndex)],
@@ -444,8 +484,7 @@ struct SequentialUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let path = try next()
-        return SequentialUnkeyedDecodingContainer(state: state, codingPath: path, count: try state.decodeLength(path))
+        try state.unkeyedContainer(try next())
     }
 
     mutating func superDecoder() throws -> any Decoder { SequentialDecoder(state: state, codingPath: try next()) }
@@ -567,3 +606,24 @@ extension Set: DecodableSet where Element: Decodable {
         return result
     }
 }
+
+/// An `Array` or `ContiguousArray` when unkeyed containers have no count
+/// (``BinaryCodingOptions/containerFraming`` off): its count, then its elements.
+protocol DecodableArray {
+    static func decodeElements(from state: DecodingState, codingPath: [any CodingKey]) throws -> Self
+}
+
+extension DecodableArray where Self: RangeReplaceableCollection, Element: Decodable {
+    static func decodeElements(from state: DecodingState, codingPath: [any CodingKey]) throws -> Self {
+        let count = try state.decodeLength(codingPath)
+        // Nothing reserved: the count is bounded by the bytes left, not by the elements' size.
+        var result = Self()
+        for index in 0..<count {
+            result.append(try state.decodeValue(Element.self, codingPath: codingPath + [IndexKey(index: index)]))
+        }
+        return result
+    }
+}
+
+extension Array: DecodableArray where Element: Decodable {}
+extension ContiguousArray: DecodableArray where Element: Decodable {}

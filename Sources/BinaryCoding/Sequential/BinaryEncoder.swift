@@ -34,6 +34,8 @@ final class EncodingState {
     @exclusivity(unchecked) var writer = ByteWriter()
     let options: BinaryCodingOptions
     let userInfo: [CodingUserInfoKey: Any]
+    /// ``BinaryCodingOptions/containerFraming``: unkeyed containers write their count, containers nested by key their key.
+    let framed: Bool
     @exclusivity(unchecked) var depth = 0
     /// Unkeyed containers still open: where their count goes, and how many elements so far.
     @exclusivity(unchecked) var openCounts: [(offset: Int, count: Int)] = []
@@ -47,6 +49,7 @@ final class EncodingState {
     init(options: BinaryCodingOptions, userInfo: [CodingUserInfoKey: any Sendable]) {
         self.options = options
         self.userInfo = userInfo
+        self.framed = options.containerFraming
     }
 
     // MARK: Values
@@ -62,7 +65,8 @@ final class EncodingState {
         if try encodeSpecially(value, codingPath) { return }
         // Counts of unkeyed containers this value opens are placed before their elements once it is done.
         let mark = openCounts.count
-        try value.encode(to: SequentialEncoder(state: self, codingPath: codingPath))
+        let writesKeys = framed || isEnum(value)
+        try value.encode(to: SequentialEncoder(state: self, codingPath: codingPath, writesKeys: writesKeys))
         if openCounts.count > mark { try insertCounts(since: mark, T.self, codingPath) }
     }
 
@@ -80,6 +84,13 @@ final class EncodingState {
             return true
         }
         return false
+    }
+
+    /// Without framing, only an enum's containers nested by key write the key: its case name,
+    /// which its synthesized `init(from:)` needs to pick the case.
+    @inline(never)
+    private func isEnum<T>(_ value: T) -> Bool {
+        Mirror(reflecting: value).displayStyle == .enum
     }
 
     @inline(never)
@@ -105,6 +116,10 @@ final class EncodingState {
         }
         if let set = value as? any EncodableSet {
             try set.encodeElements(to: self, codingPath: codingPath)
+            return true
+        }
+        if !framed, let array = value as? any EncodableArray {
+            try array.encodeElements(to: self, codingPath: codingPath)
             return true
         }
         return false
@@ -155,8 +170,10 @@ final class EncodingState {
         return writer.bytes
     }
 
-    /// Opens an unkeyed container at the current position; returns its index in `openCounts`.
-    func openUnkeyed() -> Int {
+    /// Opens an unkeyed container at the current position; returns its index in `openCounts`,
+    /// or nil when containers are not framed (no count is written).
+    func openUnkeyed() -> Int? {
+        guard framed else { return nil }
         openCounts.append((writer.bytes.count, 0))
         return openCounts.count - 1
     }
@@ -235,10 +252,22 @@ final class EncodingState {
 struct SequentialEncoder: Encoder {
     let state: EncodingState
     let codingPath: [any CodingKey]
+    /// Whether its keyed containers write the key of a container nested in them.
+    var writesKeys: Bool
     var userInfo: [CodingUserInfoKey: Any] { state.userInfo }
 
+    init(state: EncodingState, codingPath: [any CodingKey], writesKeys: Bool) {
+        self.state = state
+        self.codingPath = codingPath
+        self.writesKeys = writesKeys
+    }
+
+    init(state: EncodingState, codingPath: [any CodingKey]) {
+        self.init(state: state, codingPath: codingPath, writesKeys: state.framed)
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(SequentialKeyedEncodingContainer<Key>(state: state, codingPath: codingPath))
+        KeyedEncodingContainer(SequentialKeyedEncodingContainer<Key>(state: state, codingPath: codingPath, writesKeys: writesKeys))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -261,6 +290,18 @@ private func nilWithoutOptional(_ state: EncodingState, _ codingPath: [any Codin
 struct SequentialKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let state: EncodingState
     let codingPath: [any CodingKey]
+    /// Whether a container nested in this one writes its key first (see ``EncodingState/framed``).
+    let writesKeys: Bool
+
+    init(state: EncodingState, codingPath: [any CodingKey], writesKeys: Bool) {
+        self.state = state
+        self.codingPath = codingPath
+        self.writesKeys = writesKeys
+    }
+
+    init(state: EncodingState, codingPath: [any CodingKey]) {
+        self.init(state: state, codingPath: codingPath, writesKeys: state.framed)
+    }
 
     private func path(_ key: Key) -> [any CodingKey] { codingPath + [key] }
 
@@ -312,33 +353,51 @@ struct SequentialKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerP
         try body(value)
     }
 
-    /// A nested container by key is how enums with associated values are coded: the case name goes first.
+    /// A nested container by key is how enums with associated values are coded: the case name
+    /// goes first (without framing, only in an enum's container).
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
                                                         forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        state.encodeCaseName(key.stringValue)
+        if writesKeys { state.encodeCaseName(key.stringValue) }
         return KeyedEncodingContainer(SequentialKeyedEncodingContainer<NestedKey>(state: state, codingPath: path(key)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        state.encodeCaseName(key.stringValue)
+        if writesKeys { state.encodeCaseName(key.stringValue) }
         return SequentialUnkeyedEncodingContainer(state: state, codingPath: path(key), index: state.openUnkeyed())
     }
 
-    mutating func superEncoder() -> any Encoder { SequentialEncoder(state: state, codingPath: codingPath) }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { SequentialEncoder(state: state, codingPath: path(key)) }
+    mutating func superEncoder() -> any Encoder { SequentialEncoder(state: state, codingPath: codingPath, writesKeys: writesKeys) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        SequentialEncoder(state: state, codingPath: path(key), writesKeys: writesKeys)
+    }
 }
 
 struct SequentialUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     let state: EncodingState
     let codingPath: [any CodingKey]
-    /// This container's entry in `state.openCounts`.
-    let index: Int
+    /// This container's entry in `state.openCounts`; nil when it writes no count.
+    let index: Int?
+    /// Elements so far of a container that writes no count.
+    private var uncounted = 0
 
-    var count: Int { state.openCounts.indices.contains(index) ? state.openCounts[index].count : 0 }
+    init(state: EncodingState, codingPath: [any CodingKey], index: Int?) {
+        self.state = state
+        self.codingPath = codingPath
+        self.index = index
+    }
 
-    private func next() -> [any CodingKey] {
+    var count: Int {
+        guard let index else { return uncounted }
+        return state.openCounts.indices.contains(index) ? state.openCounts[index].count : 0
+    }
+
+    private mutating func next() -> [any CodingKey] {
         let position = count
-        if state.openCounts.indices.contains(index) { state.openCounts[index].count += 1 }
+        if let index {
+            if state.openCounts.indices.contains(index) { state.openCounts[index].count += 1 }
+        } else {
+            uncounted += 1
+        }
         return codingPath + [IndexKey(index: position)]
     }
 
@@ -441,3 +500,21 @@ extension Set: EncodableSet where Element: Encodable {
             .map(\.element)
     }
 }
+
+/// An `Array` or `ContiguousArray` when unkeyed containers write no count
+/// (``BinaryCodingOptions/containerFraming`` off): its count, then its elements.
+protocol EncodableArray {
+    func encodeElements(to state: EncodingState, codingPath: [any CodingKey]) throws
+}
+
+extension EncodableArray where Self: Collection, Element: Encodable {
+    func encodeElements(to state: EncodingState, codingPath: [any CodingKey]) throws {
+        try state.encodeLength(count, Self.self, codingPath)
+        for (index, element) in enumerated() {
+            try state.encodeValue(element, codingPath: codingPath + [IndexKey(index: index)])
+        }
+    }
+}
+
+extension Array: EncodableArray where Element: Encodable {}
+extension ContiguousArray: EncodableArray where Element: Encodable {}
