@@ -92,8 +92,9 @@ func runArchiveBenchmark(secondsPerRound: Double) {
         // Each side must read back what it wrote, or the comparison means nothing.
         let decoded = try unarchiver.unarchive(BenchCatalog.self, from: archive)
         precondition(decoded.items.count == 1000 && decoded.items[20].category === decoded.categories[0], "archive lost sharing")
-        precondition(try plistDecoder.decode(BenchCatalog.self, from: plist).items.count == 1000)
-        precondition(try jsonDecoder.decode(BenchCatalog.self, from: json).items.count == 1000)
+        let plistItems = try plistDecoder.decode(BenchCatalog.self, from: plist).items.count
+        let jsonItems = try jsonDecoder.decode(BenchCatalog.self, from: json).items.count
+        precondition(plistItems == 1000 && jsonItems == 1000, "a coder lost items")
 
         let sides: [(name: String, size: Int, encode: () -> Int, decode: () -> Int)] = [
             ("KeyedArchiver", archive.count,

@@ -225,6 +225,8 @@ struct ExampleArchive: Codable {
     var origin: Point
     var checksum: UInt32?
     var ratio: Double
+    var scale: Float
+    var notes: [String?]
     var payload: Data
     var ready: Bool
 
@@ -238,7 +240,8 @@ struct ExampleArchive: Codable {
     static func make() -> ExampleArchive {
         let rex = Dog(name: "Rex", tricks: ["sit"])
         return ExampleArchive(title: "zoo", animals: [rex, Cat(name: "Tom", lives: 9)], favourite: rex,
-                              origin: Point(x: -1, y: 2), checksum: nil, ratio: 0.5, payload: Data([0xCA, 0xFE]), ready: true)
+                              origin: Point(x: -1, y: 2), checksum: 0xC0FFEE, ratio: 0.5, scale: 1.5, notes: ["a", nil],
+                              payload: Data([0xCA, 0xFE]), ready: true)
     }
 }
 
@@ -548,6 +551,6 @@ struct ExampleArchive: Codable {
                 "Corpus/examples/keyed-archive.bin is stale: rerun with WRITE_KEYED_ARCHIVE_EXAMPLE=1")
         let decoded = try KeyedUnarchiver(types: ExampleArchive.types).unarchive(ExampleArchive.self, from: bytes)
         #expect(decoded.favourite === decoded.animals[0])
-        #expect(decoded.animals[1] is Cat && decoded.checksum == nil && decoded.payload == Data([0xCA, 0xFE]))
+        #expect(decoded.animals[1] is Cat && decoded.checksum == 0xC0FFEE && decoded.notes == ["a", nil] && decoded.payload == Data([0xCA, 0xFE]))
     }
 }

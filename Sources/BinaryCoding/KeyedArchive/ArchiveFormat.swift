@@ -18,7 +18,7 @@ enum ArchiveFormat {
 
     // MARK: Writing
 
-    static func write(_ document: ArchiveDocument, nestingLimit: Int) throws -> [UInt8] {
+    static func write(_ document: ArchiveDocument, nestingLimit: Int) throws(KeyedArchiveError) -> [UInt8] {
         var out = ArchiveByteWriter()
         out.bytes.append(contentsOf: magic)
         out.bytes.append(version)
@@ -103,7 +103,7 @@ struct ArchiveByteWriter {
         bytes.append(tag.rawValue)
     }
 
-    mutating func value(_ value: ArchiveValue, depth: Int, limit: Int) throws {
+    mutating func value(_ value: ArchiveValue, depth: Int, limit: Int) throws(KeyedArchiveError) {
         switch value {
         case .null: tag(.null)
         case .bool(let bool): tag(bool ? .true : .false)
@@ -117,7 +117,7 @@ struct ArchiveByteWriter {
         case .keyed(let node):
             // The archiver checks nesting per value; containers made by hand nest too, so the
             // bytes are checked again here: what is archived can always be unarchived.
-            guard depth < limit else { throw KeyedArchiveError.nestingTooDeep(offset: bytes.count, limit: limit) }
+            guard depth < limit else { throw .nestingTooDeep(offset: bytes.count, limit: limit) }
             tag(.keyed)
             varint(node.keys.count)
             for (key, element) in zip(node.keys, node.values) {
@@ -125,7 +125,7 @@ struct ArchiveByteWriter {
                 try self.value(element, depth: depth + 1, limit: limit)
             }
         case .unkeyed(let node):
-            guard depth < limit else { throw KeyedArchiveError.nestingTooDeep(offset: bytes.count, limit: limit) }
+            guard depth < limit else { throw .nestingTooDeep(offset: bytes.count, limit: limit) }
             tag(.unkeyed)
             varint(node.values.count)
             for element in node.values { try self.value(element, depth: depth + 1, limit: limit) }

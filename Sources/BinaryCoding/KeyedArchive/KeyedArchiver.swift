@@ -34,7 +34,12 @@ public struct KeyedArchiver: Sendable {
 
     /// The archive of `value`.
     public func archive<T: Encodable>(_ value: T) throws -> [UInt8] {
-        try ArchiveFormat.write(document(of: value), nestingLimit: nestingLimit)
+        let document = try document(of: value)
+        do {
+            return try ArchiveFormat.write(document, nestingLimit: nestingLimit)
+        } catch {
+            throw error.encodingError(T.self, [])
+        }
     }
 
     /// A deep copy of `value`, archived and unarchived in memory: the unarchiver reads the
@@ -97,8 +102,10 @@ final class ArchiveWriter {
 
     func encodeValue<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> ArchiveValue {
         if type(of: value) is AnyClass { return try encodeObject(value, codingPath: codingPath) }
-        if let bytes = value as? [UInt8] { return .bytes(bytes) }
-        if let data = value as? Data { return .bytes([UInt8](data)) }
+        if T.self == [UInt8].self || T.self == Data.self {
+            if let bytes = value as? [UInt8] { return .bytes(bytes) }
+            if let data = value as? Data { return .bytes([UInt8](data)) }
+        }
         return try encodeContents(value, codingPath: codingPath)
     }
 
