@@ -120,7 +120,7 @@ func runArchiveBenchmark(secondsPerRound: Double) {
         let decodeMedians = decodeTimes.map { $0.sorted()[2] / 1000 }
         print("coder                   bytes    encode µs  decode µs   size / archive  encode / archive  decode / archive")
         for (index, side) in sides.enumerated() {
-            print(String(format: "%-22@ %7d %11.0f %10.0f %14.2fx %16.2fx %16.2fx", side.name as NSString, side.size,
+            print(side.name.padding(toLength: 22, withPad: " ", startingAt: 0) + String(format: " %7d %11.0f %10.0f %14.2fx %16.2fx %16.2fx", side.size,
                          encodeMedians[index], decodeMedians[index], Double(side.size) / Double(archive.count),
                          encodeMedians[index] / encodeMedians[0], decodeMedians[index] / decodeMedians[0]))
         }
