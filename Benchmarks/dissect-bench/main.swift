@@ -5,6 +5,7 @@
 //   dissect-bench codable [seconds-per-round]  BinaryDecoder and SchemaDecoder against a hand-written
 //                                              parser and PropertyListDecoder on a 20-field header
 //   dissect-bench views [seconds-per-view] [view]  rendering speed of each view on the corpus frames
+//   dissect-bench archive [seconds-per-round]  KeyedArchiver against property lists and JSON on an object graph
 //
 //   swift build -c release --product dissect-bench && .build/release/dissect-bench
 //
@@ -368,6 +369,8 @@ if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "pcap-floor" {
                      only: CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : nil)
 } else if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "codable-profile" {
     runCodableProfile(CommandLine.arguments[2], Int(CommandLine.arguments[3]) ?? 1000)
+} else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "archive" {
+    runArchiveBenchmark(secondsPerRound: CommandLine.arguments.count > 2 ? Double(CommandLine.arguments[2]) ?? 1 : 1)
 } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "codable" {
     runCodableBenchmark(secondsPerRound: CommandLine.arguments.count > 2 ? Double(CommandLine.arguments[2]) ?? 1 : 1)
 } else {

@@ -93,6 +93,7 @@ extension FuzzTarget {
                 seeds["heart-rate-\(index)"] = bytes
             }
         }
+        if let archive = KeyedArchiveFuzz.seed { seeds["keyed-archive"] = archive }
         return seeds
     }
 }
