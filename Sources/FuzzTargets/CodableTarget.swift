@@ -113,6 +113,7 @@ enum CodableTarget {
                 try requireDecodingError(error, "the schema decoder")
             }
         }
+        try BinaryCodableTargets.decode(bytes)
     }
 
     /// Decoders report bad bytes as `DecodingError` (with a ``BinaryCodingError`` underneath

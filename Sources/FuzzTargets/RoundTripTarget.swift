@@ -30,6 +30,7 @@ enum RoundTripTarget {
             let again = try? heartRate.decoder.decode(HeartRateMeasurement.self, from: encoded)
             try require(again == value, "heart rate: \(hex(bytes[...])) → \(value) → \(hex(encoded[...])) → \(String(describing: again))")
         }
+        try BinaryCodableTargets.roundTrip(bytes)
     }
 
     static func hex(_ bytes: some Collection<UInt8>) -> String {
