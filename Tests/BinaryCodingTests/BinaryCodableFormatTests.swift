@@ -314,6 +314,39 @@ private func failure<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) -> (error: 
     }
 }
 
+/// The example type of Schemas/examples/binarycodable.schema.
+private struct Sensor: Codable, Equatable {
+    struct Location: Codable, Equatable {
+        var x: Int16
+        var y: Int16
+        var floor: Int
+    }
+
+    var id: UInt8
+    var name: String
+    var location: Location
+    var samples: [Int32]
+    var ratio: Double
+    var alarm: Bool?
+    @FixedSize var serial: UInt32
+
+    static let example = Sensor(id: 7, name: "pump", location: Location(x: -3, y: 250, floor: -1), samples: [20, -21, 300],
+                                ratio: 0.5, alarm: true, serial: 0xDEAD_BEEF)
+}
+
+@Suite struct BinaryCodableSchemaBlobTests {
+    /// Corpus/examples/binarycodable-sensor.bin is what the encoder writes for Sensor.example
+    /// (the blob the example schema is tested on: DissectTests/BinaryCodableSchemaTests).
+    @Test func theExampleBlobIsWhatTheEncoderWrites() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Corpus/examples/binarycodable-sensor.bin")
+        let bytes = try BinaryCodableEncoder().encode(Sensor.example)
+        if ProcessInfo.processInfo.environment["REGENERATE_BINARYCODABLE_BLOB"] != nil { try Data(bytes).write(to: url) }
+        #expect([UInt8](try Data(contentsOf: url)) == bytes)
+        #expect(try BinaryCodableDecoder().decode(Sensor.self, from: bytes) == Sensor.example)
+    }
+}
+
 private struct LinkChain: Codable, Equatable {
     var next: [LinkChain]
 }
