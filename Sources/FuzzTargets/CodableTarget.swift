@@ -114,6 +114,7 @@ enum CodableTarget {
             }
         }
         try KeyedArchiveFuzz.decode(bytes)
+        try BinaryCodableTargets.decode(bytes)
     }
 
     /// Decoders report bad bytes as `DecodingError` (with a ``BinaryCodingError`` underneath

@@ -31,6 +31,7 @@ enum RoundTripTarget {
             try require(again == value, "heart rate: \(hex(bytes[...])) → \(value) → \(hex(encoded[...])) → \(String(describing: again))")
         }
         try KeyedArchiveFuzz.roundTrip(bytes)
+        try BinaryCodableTargets.roundTrip(bytes)
     }
 
     static func hex(_ bytes: some Collection<UInt8>) -> String {
