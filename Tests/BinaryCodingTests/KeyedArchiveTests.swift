@@ -213,8 +213,8 @@ struct OuterWithZ: Codable {
     var inner: InnerWithZ
 }
 
-struct Nested: Codable {
-    var child: [Nested]
+struct ArchiveNesting: Codable {
+    var child: [ArchiveNesting]
 }
 
 /// What Corpus/examples/keyed-archive.bin holds (Schemas/examples/keyed-archive.schema labels it).
@@ -523,8 +523,8 @@ struct ExampleArchive: Codable {
         let error = try #require(unarchiveError([Int].self, deep))
         #expect(archiveError(error) == .nestingTooDeep(offset: 7 + 96 * 2, limit: 96), "\(error)")
         // A value nested deeper than the limit does not archive either.
-        var nested = Nested(child: [])
-        for _ in 0..<200 { nested = Nested(child: [nested]) }
+        var nested = ArchiveNesting(child: [])
+        for _ in 0..<200 { nested = ArchiveNesting(child: [nested]) }
         #expect {
             try KeyedArchiver().archive(nested)
         } throws: { error in
