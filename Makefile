@@ -17,7 +17,7 @@ BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: setup build demo test test-asan bench bench-capture fuzz fuzz-smoke check-schemas clean install install-files uninstall man
+.PHONY: setup build demo test test-browser test-asan bench bench-capture fuzz fuzz-smoke check-schemas clean install install-files uninstall man
 
 setup: ## Install libpcap-dev and pkg-config if missing
 	@scripts/install-deps.sh
@@ -32,6 +32,10 @@ demo: build ## Build, then dissect a bundled capture (a TCP handshake with an HT
 test: setup ## Run every test (and build the benchmark, so it keeps compiling)
 	$(SWIFT) build --product dissect-bench
 	$(SWIFT) test
+
+test-browser: build ## The HTML view (-f html) in headless Chromium; installs chromium, chromium-driver, python3-selenium if missing (CI runs it)
+	@scripts/install-deps.sh --browser
+	/usr/bin/python3 Tests/Browser/test_html_view.py $(BROWSER_TEST_FLAGS)
 
 test-asan: setup ## Every test again under AddressSanitizer (a build of its own in .build/asan; CI runs it)
 	@# Leak checking is off: the only leaks reported are the test runtime's own (XCTest, dispatch).

@@ -227,6 +227,9 @@ struct CaptureCommand: ParsableCommand {
         }
         let writer = try writeFile.map { path throws(PcapError) in try CaptureWriter(path: path, for: capture) }
         let output = try makeOutput(for: capture, writing: writer != nil)
+        // The HTML view is one page: its head before the first packet, its tail after the last.
+        let page = output != nil && !quiet && shownView == .html
+        if page { try StandardStream.output.write(HTMLPage.head(title: readFile ?? interface ?? "capture")) }
         stopOnInterrupt(capture.stopper)
 
         let live = interface != nil
@@ -296,6 +299,7 @@ struct CaptureCommand: ParsableCommand {
         }
         if output?.writeError == nil { output?.show(share) }
         output?.finish()
+        if page, output?.writeError == nil { try StandardStream.output.write(HTMLPage.tail) }
         lengthNotes.finish()
         if writeFailure == nil {
             do {
@@ -850,13 +854,13 @@ final class FrameWorker: @unchecked Sendable {
                 if let view = renderer?.view {
                     sink.newline()
                     // Frames with several lines each are separated by a blank line, as tshark -V does.
-                    if view != .summary && view != .json { sink.newline() }
+                    if !view.isOneLinePerFrame { sink.newline() }
                 }
                 // The tapper leaves out bare acknowledgments: a tap is worth the stage's time.
                 if let tap {
                     // A summary's reassembled units go on the lines after the frame's; the other
                     // views' after the blank line that ends it.
-                    let offset = renderer?.view == .summary || renderer?.view == .json ? sink.count - 1 : sink.count
+                    let offset = renderer?.view.isOneLinePerFrame == true ? sink.count - 1 : sink.count
                     taps.append(TapMark(outputOffset: max(0, offset), frame: number, tap: tap, range: packet.range))
                 }
             }

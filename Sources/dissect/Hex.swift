@@ -70,8 +70,9 @@ struct Hex: ParsableCommand {
         let label = file.map { ($0 as NSString).lastPathComponent } ?? "frame"
         let numbered = frames.count > 1
         // As `dissect -r` writes frames: those of several lines each set apart by a blank line.
-        let separator = view.format == .summary || view.format == .json ? "\n" : "\n\n"
-        var text = ""
+        let separator = view.format.isOneLinePerFrame ? "\n" : "\n\n"
+        // The HTML view is one page around the frames' lines.
+        var text = view.format == .html ? HTMLPage.head(title: file ?? "hex") : ""
         var renderOptions = view.renderOptions
         // Times as tcpdump printed them: to its digits (6, or 9 with --nano), in local time.
         renderOptions.timeDigits = frames.lazy.compactMap { $0.header.flatMap(Self.tcpdumpTimeDigits) }.first ?? 6
@@ -85,6 +86,7 @@ struct Hex: ParsableCommand {
             text += view.format.render(dissection, frame: info, options: renderOptions)
         }
         text += "\n"
+        if view.format == .html { text += HTMLPage.tail }
         var output: [UInt8] = []
         if view.symbols == .ascii {
             Array(text.utf8).withUnsafeBufferPointer { SymbolSet.appendASCII(of: $0, to: &output) }

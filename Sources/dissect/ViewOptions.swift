@@ -14,7 +14,7 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 /// Options shared by every command that shows dissections.
 struct ViewOptions: ParsableArguments {
     @Option(name: [.customShort("f"), .customLong("format")], help: ArgumentHelp(
-        "How to show each frame: summary (one line, like tcpdump; a capture's default), fields (a row per field; dissect hex's default), hex (annotated 16-byte dump), tree (like tshark -V), json (one object per line).",
+        "How to show each frame: summary (one line, like tcpdump; a capture's default), fields (a row per field; dissect hex's default), hex (annotated 16-byte dump), tree (like tshark -V), json (one object per line), html (one self-contained interactive page: hex dump and tree side by side, packet list, search).",
         valueName: "view"), transform: ViewOptions.view(named:))
     var formatChoice: View?
 
@@ -48,9 +48,9 @@ struct ViewOptions: ParsableArguments {
     /// The views' symbols in the locale's character set; JSON is UTF-8 whatever the locale.
     var symbols: SymbolSet { symbols(for: format) }
 
-    /// The symbols for `view`: JSON is UTF-8 whatever the locale.
+    /// The symbols for `view`: JSON and HTML are UTF-8 whatever the locale.
     func symbols(for view: View) -> SymbolSet {
-        view == .json ? .unicode : SymbolSet(environment: ProcessInfo.processInfo.environment)
+        view == .json || view == .html ? .unicode : SymbolSet(environment: ProcessInfo.processInfo.environment)
     }
 
     private var useColor: Bool {

@@ -251,6 +251,7 @@ import Testing
             },
             "summary": { $0.hasPrefix("IPv4 127.0.0.1 > 127.0.0.1 · TCP")
                 && $0.split(separator: "\n").count == 1 },
+            "html": { $0.hasPrefix("<!DOCTYPE html>") && $0.hasSuffix("</html>\n") && $0.contains("\"src_port\"") },
         ]
         #expect(Set(isFormat.keys) == Set(View.allCases.map(\.rawValue)), "every view needs its marker here")
         let escape = "\u{1B}["
@@ -268,8 +269,8 @@ import Testing
             for (other, matches) in isFormat {
                 #expect(matches(plain.output) == (other == format), "\(name) output \(other == format ? "is not" : "looks like") \(other)")
             }
-            // JSON is never colored: it stays parseable whatever --color says.
-            let colors = format != "json"
+            // JSON and HTML are never colored: they stay parseable whatever --color says.
+            let colors = format != "json" && format != "html"
             let always = try run(["hex", "-f", format, "--color", "always"], input: sample, environment: environment)
             #expect(always.output.contains(escape) == colors, "\(name) --color always")
             #expect(always.output.replacing(#/\u{1B}\[[0-9;]*m/#, with: "") == plain.output, "\(name): color changes only color")
@@ -292,7 +293,7 @@ import Testing
         let bad = try run(["hex", "-f", "pretty"], input: sample)
         #expect(bad.status == 64)
         #expect(bad.error.hasPrefix("Error: The value 'pretty' is invalid for '-f <view>': "
-            + "'pretty' is not a view (fields, hex, tree, json, summary)."), "\(bad.error)")
+            + "'pretty' is not a view (fields, hex, tree, json, summary, html)."), "\(bad.error)")
         let badColor = try run(["hex", "--color", "sometimes"], input: sample)
         #expect(badColor.status == 64)
         #expect(badColor.error.hasPrefix("Error: The value 'sometimes' is invalid for '--color <when>'. "

@@ -62,7 +62,7 @@ package final class ReassemblyStage {
                 if let renderer {
                     var frame = FrameInfo(label: "reassembled")
                     frame.reassembly = unit.origin
-                    let oneLine = renderer.view == .summary || renderer.view == .json
+                    let oneLine = renderer.view.isOneLinePerFrame
                     if oneLine && endingFrameLine { output.newline() }
                     renderer.render(dissection, frame: frame, into: &output)
                     if !oneLine || !endingFrameLine { output.newline() }

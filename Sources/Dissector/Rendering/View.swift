@@ -12,6 +12,11 @@ public enum View: String, CaseIterable, Sendable {
     case json
     /// One line per frame, like tcpdump.
     case summary
+    /// An interactive page: ``HTMLPage/head(title:)``, a line of data per frame, ``HTMLPage/tail``.
+    case html
+
+    /// Whether each frame is one line, with no blank line between frames.
+    public var isOneLinePerFrame: Bool { self == .summary || self == .json || self == .html }
 
     /// Renders `dissection` in this view.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo(),
@@ -22,6 +27,7 @@ public enum View: String, CaseIterable, Sendable {
         case .tree: return TreeRenderer(options: options).render(dissection, frame: frame)
         case .json: return JSONRenderer().render(dissection, frame: frame)
         case .summary: return SummaryRenderer(options: options).render(dissection, frame: frame)
+        case .html: return HTMLRenderer(options: options).render(dissection, frame: frame)
         }
     }
 
@@ -35,6 +41,7 @@ public enum View: String, CaseIterable, Sendable {
         case .tree: TreeRenderer(options: options).render(dissection, frame: frame, into: &sink)
         case .json: JSONRenderer().render(dissection, frame: frame, into: &sink)
         case .summary: SummaryRenderer(options: options).render(dissection, frame: frame, into: &sink)
+        case .html: HTMLRenderer(options: options).render(dissection, frame: frame, into: &sink)
         }
     }
 }
@@ -62,6 +69,7 @@ public final class ViewRenderer {
         case .tree: TreeRenderer(options: options).render(dissection, frame: frame, into: &sink, scratch: scratch)
         case .json: JSONRenderer().render(dissection, frame: frame, into: &sink, scratch: scratch)
         case .summary: SummaryRenderer(options: options).render(dissection, frame: frame, into: &sink, scratch: scratch)
+        case .html: HTMLRenderer(options: options).render(dissection, frame: frame, into: &sink, scratch: scratch)
         }
     }
 }
