@@ -139,6 +139,11 @@ def test_fields_and_bytes(driver, binary, workdir):
             status = driver.find_element(By.ID, "status").text
             check(len(bits) > 0 and "bits %d\u2013%d" % (field["bit_offset"], field["bit_offset"] + field["bit_width"] - 1) in status,
                   "%s is marked as bits, with its bit range (%s)" % (path, status))
+            # Its own bits are drawn: the bytes in binary, exactly its bits marked, reading its value.
+            marked = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#status .bits .bit")]
+            value = int("".join(marked), 2) if marked else None
+            check(len(marked) == field["bit_width"] and value == field["value"],
+                  "%s draws its %d bits, reading %s (got %s)" % (path, field["bit_width"], field["value"], marked))
     for offset in [0, 13, 20, 27, 44, 60, 70, 90]:
         if offset >= frames[index]["length"]:
             continue

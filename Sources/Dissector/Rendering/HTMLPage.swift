@@ -56,7 +56,7 @@ public enum HTMLPage {
 *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;display:flex;flex-direction:column;height:100vh}
 header{padding:6px 10px;border-bottom:1px solid var(--line);display:flex;gap:10px;align-items:center}
 #search{flex:1;font:inherit;padding:3px 6px;background:var(--bg);color:var(--fg);border:1px solid var(--line);border-radius:4px}
-#status{color:var(--dim);white-space:nowrap}
+#status{color:var(--dim);white-space:nowrap}#status .bit{color:var(--fg);background:var(--sel);font-weight:bold}
 #list{height:30vh;min-height:60px;overflow:auto;position:relative;border-bottom:1px solid var(--line);outline:none}
 #spacer{position:relative}
 .row{position:absolute;left:0;right:0;height:20px;padding:0 10px;white-space:pre;overflow:hidden;text-overflow:ellipsis;cursor:default}
@@ -341,6 +341,22 @@ function selectField(i, reveal) {
   if (reveal) r.scrollIntoView({ block: 'nearest' });
   if (marked.length && hexSpans[marked[0]]) hexSpans[marked[0]].scrollIntoView({ block: 'nearest' });
   $('status').textContent = r.title;
+  if (x.length > 6) $('status').insertAdjacentHTML('beforeend', ' \u00b7 ' + bitStrip(marked, x[6], x[7]));
+}
+
+// A bit field's bytes in binary, most significant bit first (as the tree's `.1.. ....`),
+// its own bits marked: `0001 <b>1</b>000`.
+function bitStrip(bytes, first, width) {
+  var out = [];
+  bytes.forEach(function (o, n) {
+    var byte = '';
+    for (var bit = 0; bit < 8; bit++) {
+      var at = n * 8 + bit, v = (pkt.b[o] >> (7 - bit)) & 1;
+      byte += (bit === 4 ? ' ' : '') + (at >= first && at < first + width ? '<b class="bit">' + v + '</b>' : v);
+    }
+    out.push(byte);
+  });
+  return '<span class="bits">' + out.join('  ') + '</span>';
 }
 
 function clickByte(o) {
