@@ -57,7 +57,7 @@ public struct HTMLRenderer {
             sink.appendISO8601(time)
             sink.append("\"," as StaticString)
         }
-        if let reassembly = frame.reassembly { Self.writeOrigin(reassembly, into: &sink) }
+        if let reassembly = frame.reassembly { JSONRenderer.writeOrigin(reassembly, packedRuns: true, into: &sink) }
         sink.append("\"summary\":" as StaticString)
         sink.appendJSONString(text.bytes)
         sink.append(",\"bytes\":\"" as StaticString)
@@ -158,43 +158,6 @@ public struct HTMLRenderer {
         sink.append(",\"field\":" as StaticString)
         sink.appendDecimal(field)
         sink.append(byte: UInt8(ascii: "}"))
-    }
-
-    /// `"reassembled":"TCP PDU","reassembled_in":5,"frames":[3,4,5],"provenance":[[3,66,0,1448],…],"missing":[[a,b]],`
-    private static func writeOrigin(_ reassembly: ReassemblyOrigin, into sink: inout TextSink) {
-        sink.append("\"reassembled\":" as StaticString)
-        sink.appendJSONString(reassembly.unit)
-        sink.append(",\"reassembled_in\":" as StaticString)
-        sink.appendDecimal(reassembly.completingFrame)
-        sink.append(",\"frames\":[" as StaticString)
-        for (position, frame) in reassembly.frames.enumerated() {
-            if position > 0 { sink.append(byte: UInt8(ascii: ",")) }
-            sink.appendDecimal(frame)
-        }
-        sink.append("],\"provenance\":[" as StaticString)
-        for (position, run) in reassembly.runs.enumerated() {
-            if position > 0 { sink.append(byte: UInt8(ascii: ",")) }
-            sink.append(byte: UInt8(ascii: "["))
-            sink.appendDecimal(run.frame)
-            sink.append(byte: UInt8(ascii: ","))
-            sink.appendDecimal(run.frameOffset)
-            sink.append(byte: UInt8(ascii: ","))
-            sink.appendDecimal(run.offset)
-            sink.append(byte: UInt8(ascii: ","))
-            sink.appendDecimal(run.length)
-            sink.append(byte: UInt8(ascii: "]"))
-        }
-        sink.append("],\"missing\":[" as StaticString)
-        for (position, range) in reassembly.missing.enumerated() {
-            if position > 0 { sink.append(byte: UInt8(ascii: ",")) }
-            sink.append(byte: UInt8(ascii: "["))
-            sink.appendDecimal(range.lowerBound)
-            sink.append(byte: UInt8(ascii: ","))
-            sink.appendDecimal(range.upperBound)
-            sink.append(byte: UInt8(ascii: "]"))
-        }
-        sink.append("],\"overlap_conflict\":" as StaticString)
-        sink.append(reassembly.overlapConflict ? "true," as StaticString : "false,")
     }
 
     /// Rewrites every `<` from `start` on as `\u003c`: in this JSON a `<` is only ever inside a

@@ -23,8 +23,9 @@ public struct JSONRenderer {
 
     /// `"reassembled":"TCP PDU","reassembled_in":5,"frames":[3,4,5],"provenance":[{"frame":3,
     /// "frame_offset":66,"offset":0,"length":1448},…],"missing":[[a,b]],"overlap_conflict":false,`
-    /// (`missing` ranges are half-open, in unit offsets).
-    private static func writeOrigin(_ reassembly: ReassemblyOrigin, into sink: inout TextSink) {
+    /// (`missing` ranges are half-open, in unit offsets). `packedRuns` writes each provenance run
+    /// as `[frame,frame_offset,offset,length]`, as the HTML view's compact lines do.
+    static func writeOrigin(_ reassembly: ReassemblyOrigin, packedRuns: Bool = false, into sink: inout TextSink) {
         sink.append("\"reassembled\":" as StaticString)
         sink.appendJSONString(reassembly.unit)
         sink.append(",\"reassembled_in\":" as StaticString)
@@ -37,6 +38,14 @@ public struct JSONRenderer {
         sink.append("],\"provenance\":[" as StaticString)
         for (position, run) in reassembly.runs.enumerated() {
             if position > 0 { sink.append(byte: UInt8(ascii: ",")) }
+            if packedRuns {
+                for (index, number) in [run.frame, run.frameOffset, run.offset, run.length].enumerated() {
+                    sink.append(byte: UInt8(ascii: index == 0 ? "[" : ","))
+                    sink.appendDecimal(number)
+                }
+                sink.append(byte: UInt8(ascii: "]"))
+                continue
+            }
             sink.append("{\"frame\":" as StaticString)
             sink.appendDecimal(run.frame)
             sink.append(",\"frame_offset\":" as StaticString)
