@@ -72,10 +72,10 @@ struct CaptureCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .customShort("r"), help: ArgumentHelp("Read packets from a pcap or pcapng file ('-' for standard input).", valueName: "file"))
+    @Option(name: .customShort("r"), parsing: .unconditional, help: ArgumentHelp("Read packets from a pcap or pcapng file ('-' for standard input).", valueName: "file"))
     var readFile: String?
 
-    @Option(name: .customShort("i"), help: ArgumentHelp("Capture live on this interface ('any' for all; see -D).", valueName: "interface"))
+    @Option(name: .customShort("i"), parsing: .unconditional, help: ArgumentHelp("Capture live on this interface ('any' for all; see -D).", valueName: "interface"))
     var interface: String?
 
     @Option(name: .customShort("c"), parsing: .unconditional,
@@ -85,7 +85,7 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
     var duration: Double?
 
-    @Option(name: .customShort("w"), help: ArgumentHelp("Write the packets (after the filter) to this pcap file ('-' for standard output). Nothing is printed unless --print is given.", valueName: "file"))
+    @Option(name: .customShort("w"), parsing: .unconditional, help: ArgumentHelp("Write the packets (after the filter) to this pcap file ('-' for standard output). Nothing is printed unless --print is given.", valueName: "file"))
     var writeFile: String?
 
     @Flag(help: "With -w, also print each packet.")
@@ -138,7 +138,7 @@ struct CaptureCommand: ParsableCommand {
     @Flag(name: .customShort("X"), help: "Hex and ASCII, as tcpdump's -X/-XX: the annotated hex dump (-f hex) shows both.")
     var hexASCIIFlags: Int
 
-    @Option(name: .customShort("F"), help: ArgumentHelp("Read the BPF filter from this file (as tcpdump -F); no filter may follow.", valueName: "file"))
+    @Option(name: .customShort("F"), parsing: .unconditional, help: ArgumentHelp("Read the BPF filter from this file (as tcpdump -F); no filter may follow.", valueName: "file"))
     var filterFile: String?
 
     @Flag(name: .customShort("l"), help: "Show each packet as soon as it is read, even from a file (tcpdump: line-buffered output).")

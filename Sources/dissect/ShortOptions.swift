@@ -20,12 +20,19 @@ enum ShortOptions {
     /// The message for the first option of `arguments` that dissect does not take, if any.
     static func refusal(in arguments: [String]) -> String? {
         guard let first = arguments.first, !otherCommands.contains(first) else { return nil }
+        var isValue = false
         for word in arguments {
+            // The word after `-r` (or `-nr`) is its value, whatever it looks like: `-r -A.pcap`.
+            if isValue {
+                isValue = false
+                continue
+            }
             if word == "--" { return nil }
             guard word.hasPrefix("-"), !word.hasPrefix("--"), word.count >= 2 else { continue }
             // In a group of flags, up to the first option that takes a value (the rest is its value).
             for letter in word.dropFirst() {
                 if let pointer = pointers[letter] { return pointer }
+                if withValue.contains(letter) { isValue = word.last == letter }
                 if withValue.contains(letter) || !flags.contains(letter) { break }
             }
         }

@@ -112,6 +112,9 @@ extension CommandLineTests {
         // A letter inside an option's value is the value's, not a flag: -r with a path holding 'A'.
         let value = try run(["-c1", "-rCorpus/captures/dns.pcap", "-t"])
         #expect(value.status == 0, "\(value.error)")
+        // Nor is the word after it: a file named -A.pcap is a file to read, not tcpdump's -A.
+        let named = try run(["-nr", "-A.pcap"])
+        #expect(named.status == 1 && named.error.contains("-A.pcap: No such file or directory"), "\(named.error)")
     }
 
     /// `-r -` from a pipe shows each packet as it arrives, not when a share of 256 fills or the
