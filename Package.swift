@@ -43,7 +43,7 @@ let package = Package(
         // State across packets: IP defragmentation and TCP stream reassembly, byte by byte with
         // provenance. No dependency: it works on byte arrays and numbers the caller takes from
         // its dissections.
-        .target(name: "Reassembly"),
+        .target(name: "Reassembly", swiftSettings: crossModule),
         .executableTarget(
             name: "dissect",
             dependencies: [

@@ -181,16 +181,18 @@ public final class Capture {
     /// How a file libpcap refuses part way is opened again for ``PcapngReader`` (nil: live, or
     /// standard input, which cannot be read twice).
     private let reopen: (() -> UnsafeMutablePointer<FILE>?)?
+    // The reading thread alone touches these, once a packet each: the run-time exclusivity
+    // checks of a class's properties cost more than the rest of taking a packet from libpcap.
     /// Reads the file instead of libpcap once libpcap refused it.
-    private var pcapng: PcapngReader?
+    @exclusivity(unchecked) private var pcapng: PcapngReader?
     /// Packets read from the file so far, matching the filter or not.
-    private var position = 0
+    @exclusivity(unchecked) private var position = 0
     /// Packets the pcapng reader still skips: the ones libpcap delivered before it refused.
     private var skipping = 0
     /// A file's filter, applied here to each packet (a live capture's is libpcap's, in the kernel).
     private var filterExpression: String?
     /// The filter compiled for ``linkType``…
-    private var filter: FilterProgram?
+    @exclusivity(unchecked) private var filter: FilterProgram?
     /// …and for the other link types of a pcapng file, as their packets come.
     private var otherFilters: [Int: FilterProgram] = [:]
 

@@ -214,6 +214,11 @@ public struct TCPStream: Sendable {
     // MARK: - Storing bytes
 
     private mutating func insert(_ payload: ArraySlice<UInt8>, at start: Int, frame: Int, frameOffset: Int) {
+        // Most segments come in order with nothing held: they extend the in-order bytes at once.
+        if start == assembledEnd, held.isEmpty {
+            appendInOrder(payload, frame: frame, frameOffset: frameOffset)
+            return
+        }
         let end = start + payload.count
         var cursor = start
         if cursor < pduStart {
@@ -228,7 +233,16 @@ public struct TCPStream: Sendable {
             cursor = stop
         }
         var fresh: [HeldBytes] = []
-        for piece in held where cursor < end && piece.end > cursor && piece.start < end {
+        // Held pieces are sorted and disjoint: those the segment overlaps are a run, found by
+        // bisection rather than a pass over all of them.
+        var low = 0
+        var high = held.count
+        while low < high {
+            let middle = (low + high) / 2
+            if held[middle].end <= cursor { low = middle + 1 } else { high = middle }
+        }
+        for piece in held[low...] {
+            guard cursor < end, piece.start < end else { break }
             if piece.start > cursor {
                 fresh.append(slice(payload, from: start, range: cursor..<piece.start, frame: frame, frameOffset: frameOffset))
                 cursor = piece.start
@@ -242,8 +256,8 @@ public struct TCPStream: Sendable {
         }
         if fresh.isEmpty, !payload.isEmpty { statistics.retransmittedSegments += 1 }
         for piece in fresh {
-            var low = 0
-            var high = held.count
+            low = 0
+            high = held.count
             while low < high {
                 let middle = (low + high) / 2
                 if held[middle].start < piece.start { low = middle + 1 } else { high = middle }
@@ -271,7 +285,7 @@ public struct TCPStream: Sendable {
         statistics.duplicateBytes += range.count
         // A retransmission almost always repeats the bytes: one comparison of the runs settles it.
         let newFrom = payload.startIndex + (range.lowerBound - start)
-        if payload[newFrom..<(newFrom + range.count)].elementsEqual(existing[existingIndex..<(existingIndex + range.count)]) {
+        if Self.equal(payload[newFrom..<(newFrom + range.count)], existing[existingIndex..<(existingIndex + range.count)]) {
             return
         }
         var differing = 0
@@ -288,6 +302,27 @@ public struct TCPStream: Sendable {
         if let first {
             statistics.conflictingBytes += differing
             conflicts.append(first..<last + 1)
+        }
+    }
+
+    /// Whether two runs of bytes are the same, eight at a time: a generic element-by-element
+    /// comparison cost more than the rest of a retransmitted segment's handling.
+    private static func equal(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>) -> Bool {
+        guard first.count == second.count else { return false }
+        return first.withUnsafeBytes { first in
+            second.withUnsafeBytes { second in
+                var offset = 0
+                while offset + 8 <= first.count {
+                    guard first.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        == second.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+                    offset += 8
+                }
+                while offset < first.count {
+                    guard first[offset] == second[offset] else { return false }
+                    offset += 1
+                }
+                return true
+            }
         }
     }
 

@@ -766,11 +766,18 @@ final class FrameWorker: @unchecked Sendable {
     }
 
     private let leadingPadding = CacheLinePadding()
-    private var interpreter: Interpreter
+    // A worker is used by one thread at a time (a share's dissection, then its writing out, in
+    // turn), and the frame loop touches these properties for every frame: the run-time
+    // exclusivity checks of a class's properties are left out.
+    @exclusivity(unchecked) private var interpreter: Interpreter
     private let tapper: TransportTapper?
     /// The local time zone's offsets, for times shown in local time (nil: UTC).
     private let localOffsets: LocalOffsets?
-    private var taps: [TapMark] = []
+    @exclusivity(unchecked) private var taps: [TapMark] = []
+    /// The layers each walk of the share noted, and where each noted frame's output ends, until
+    /// the share's taps are read.
+    @exclusivity(unchecked) private var notedLayers = TransportTapper.NotedLayers()
+    @exclusivity(unchecked) private var notedOffsets: [(position: Int, offset: Int)] = []
     /// The share dissected last, kept while its taps wait to be reassembled.
     private var tappedShare: PacketShare?
     private let root: StructType
@@ -781,17 +788,17 @@ final class FrameWorker: @unchecked Sendable {
     private let schema: Schema
     private let renderer: ViewRenderer?
     private let symbols: SymbolSet
-    private var sink = TextSink(capacity: 1 << 17)
+    @exclusivity(unchecked) private var sink = TextSink(capacity: 1 << 17)
     /// The output with ASCII symbols, when the locale wants them.
-    private var asciiOutput: [UInt8] = []
-    private var lengthNotes: [LengthNote] = []
-    private var packetBytes: [UInt8] = []
-    private(set) var frames = 0
-    private(set) var bytes = 0
-    private(set) var framesWithErrors = 0
+    @exclusivity(unchecked) private var asciiOutput: [UInt8] = []
+    @exclusivity(unchecked) private var lengthNotes: [LengthNote] = []
+    @exclusivity(unchecked) private var packetBytes: [UInt8] = []
+    @exclusivity(unchecked) private(set) var frames = 0
+    @exclusivity(unchecked) private(set) var bytes = 0
+    @exclusivity(unchecked) private(set) var framesWithErrors = 0
     /// Frames a field of which ran past the bytes the snapshot length kept (no error otherwise).
-    private(set) var framesCut = 0
-    private(set) var framesWithBadChecksums = 0
+    @exclusivity(unchecked) private(set) var framesCut = 0
+    @exclusivity(unchecked) private(set) var framesWithBadChecksums = 0
     private let trailingPadding = CacheLinePadding()
 
     /// `tapper` takes each frame's TCP segment or IP fragment for reassembly (nil: none).
@@ -813,7 +820,7 @@ final class FrameWorker: @unchecked Sendable {
     func show(_ packets: PacketShare) {
         var previousTime = packets.previousTime
         packets.bytes.withUnsafeBufferPointer { shareBytes in
-            for packet in packets.records {
+            for (position, packet) in packets.records.enumerated() {
                 let number = packet.number
                 frames += 1
                 bytes += packet.count
@@ -826,11 +833,11 @@ final class FrameWorker: @unchecked Sendable {
                 packetBytes.removeAll(keepingCapacity: true)
                 packetBytes.append(contentsOf: UnsafeBufferPointer(rebasing: shareBytes[packet.range]))
                 // The dissection borrows the interpreter's working memory: nothing is copied or kept per packet.
-                var tap: TransportTap?
+                var noted = false
                 let root = packet.linkType == rootLinkType ? self.root : root(forLinkType: packet.linkType)
                 let outcome = interpreter.withDissection(of: packetBytes, root: root,
                                                          originalLength: packet.originalLength) { dissection in
-                    if let tapper { tap = tapper.tap(dissection) }
+                    if let tapper { noted = tapper.note(dissection, tag: position, into: &notedLayers) }
                     if let renderer {
                         var time = CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds)
                         var frame = FrameInfo(number: number, time: time, originalLength: packet.originalLength)
@@ -856,14 +863,29 @@ final class FrameWorker: @unchecked Sendable {
                     // Frames with several lines each are separated by a blank line, as tshark -V does.
                     if !view.isOneLinePerFrame { sink.newline() }
                 }
-                // The tapper leaves out bare acknowledgments: a tap is worth the stage's time.
-                if let tap {
+                if noted {
                     // A summary's reassembled units go on the lines after the frame's; the other
                     // views' after the blank line that ends it.
                     let offset = renderer?.view.isOneLinePerFrame == true ? sink.count - 1 : sink.count
-                    taps.append(TapMark(outputOffset: max(0, offset), frame: number, tap: tap, range: packet.range))
+                    notedOffsets.append((position, max(0, offset)))
                 }
             }
+            guard let tapper, !notedLayers.isEmpty else { return }
+            // The segments' headers are read now, for the whole share: between two walks the
+            // interpreter's code keeps the instruction cache. The tapper leaves out bare
+            // acknowledgments: a tap is worth the stage's time.
+            var next = 0
+            tapper.taps(of: notedLayers, bytes: { position in
+                UnsafeBufferPointer(rebasing: shareBytes[packets.records[position].range])
+            }) { position, tap in
+                // The taps come in frame order, a subset of the noted frames.
+                while next < notedOffsets.count, notedOffsets[next].position < position { next += 1 }
+                guard next < notedOffsets.count else { return }
+                let packet = packets.records[position]
+                taps.append(TapMark(outputOffset: notedOffsets[next].offset, frame: packet.number, tap: tap, range: packet.range))
+            }
+            notedLayers.removeAll()
+            notedOffsets.removeAll(keepingCapacity: true)
         }
         if !taps.isEmpty { tappedShare = packets }
         if symbols == .ascii, sink.count > 0 { rewriteInASCII() }

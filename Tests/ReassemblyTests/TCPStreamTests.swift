@@ -170,6 +170,29 @@ func body(_ count: Int, seed: UInt8) -> [UInt8] {
         #expect(stream.statistics.conflictingBytes == 2)
     }
 
+    /// A segment over the second and third of three held pieces (the first lies before it): the
+    /// bytes between them are new, the overlap is compared, and one byte deep inside a piece that
+    /// differs is counted and flags the PDU.
+    @Test func anOverlapPastEarlierHeldPiecesComparesOnlyThePiecesItCovers() {
+        var feed = SegmentFeed()
+        var stream = TCPStream(framer: .dnsOverTCP)
+        let pdu = dnsPDU(body(198, seed: 9))
+        _ = stream.receive(feed.segment(0, Array(pdu[0..<10])))
+        for piece in [40..<60, 80..<100, 120..<140] { _ = stream.receive(feed.segment(UInt32(piece.lowerBound), Array(pdu[piece]))) }
+        var forged = pdu
+        forged[93] ^= 0x01
+        #expect(stream.receive(feed.segment(70, Array(forged[70..<130]))).isEmpty)
+        #expect(stream.statistics.conflictingBytes == 1)
+        #expect(stream.statistics.duplicateBytes == 30)
+        #expect(stream.statistics.retransmittedSegments == 0)
+        var out = stream.receive(feed.segment(10, Array(pdu[10..<40])))
+        out += stream.receive(feed.segment(60, Array(pdu[60..<70])))
+        out += stream.receive(feed.segment(130, Array(pdu[130...])))
+        #expect(out.map(\.bytes) == [pdu], "the first received bytes win")
+        #expect(out.first?.overlapConflict == true)
+        if let first = out.first { feed.checkProvenance(first) }
+    }
+
     @Test func aGapThenTheEndDeliversAnIncompletePDUWithTheMissingRange() {
         var feed = SegmentFeed()
         var stream = TCPStream(framer: .dnsOverTCP)

@@ -123,10 +123,12 @@ final class NodeStore {
         let texts: Int
         /// Checksums verified during the walk.
         let checksumMarks: Int
+        let notedNodes: Int
     }
 
     var mark: Mark {
-        Mark(nodes: nodeCount, frames: frameCount, slots: slotCount, texts: texts.count, checksumMarks: checksumMarks.count)
+        Mark(nodes: nodeCount, frames: frameCount, slots: slotCount, texts: texts.count, checksumMarks: checksumMarks.count,
+             notedNodes: notedNodes.count)
     }
 
     /// Forgets everything appended since `mark` was taken (a heuristic that did not claim its payload).
@@ -136,6 +138,7 @@ final class NodeStore {
         slots.removeLast(keeping: min(mark.slots, slotCount))
         if texts.count > mark.texts { texts.removeLast(texts.count - mark.texts) }
         checksumMarks.removeLast(keeping: min(mark.checksumMarks, checksumMarks.count))
+        notedNodes.removeLast(keeping: min(mark.notedNodes, notedNodes.count))
     }
 
     /// A copy holding just what was filled, for a dissection that outlives the next walk.
@@ -350,6 +353,29 @@ public struct FieldNodes: RandomAccessCollection {
     package var buffer: UnsafeBufferPointer<FieldNode> { store.nodes.elements }
 }
 
+/// A struct node the interpreter noted (``Dissection/appendNotedStructs(to:)``): where it is
+/// in the tree and in the buffer, as plain numbers that outlive the dissection.
+package struct NotedStruct: Sendable, Hashable {
+    package var node: Int32
+    package var structID: Int32
+    /// The node's parent, or -1 for the root.
+    package var parent: Int32
+    /// Its span, in bits from the start of the buffer.
+    package var bitStart: Int
+    package var bitEnd: Int
+
+    package init(node: Int32, structID: Int32, parent: Int32, bitStart: Int, bitEnd: Int) {
+        self.node = node
+        self.structID = structID
+        self.parent = parent
+        self.bitStart = bitStart
+        self.bitEnd = bitEnd
+    }
+
+    package var byteOffset: Int { bitStart >> 3 }
+    package var byteEnd: Int { (bitEnd + 7) >> 3 }
+}
+
 /// The result of walking a schema over a buffer: every field read, in pre-order,
 /// and the error that stopped the walk if there was one. Fields read before an
 /// error are all kept; the failing field is the node ``DissectionError/node``.
@@ -407,16 +433,23 @@ public struct Dissection {
     /// the bytes its field could see.
     package var stopNode: Int { errorNode >= 0 ? errorNode : cutNode }
 
-    /// Calls `body` with the node and struct number of each struct the interpreter noted
-    /// (``Interpreter/noteStructs(_:)``), in the order their dispatches chose them; a node a
-    /// rolled-back heuristic or a failed read left behind is skipped (its kind no longer matches).
-    package func forEachNotedStruct(_ body: (_ node: Int, _ structID: Int32) -> Void) {
-        let store = state
-        let nodes = self.nodes.buffer
-        for index in 0..<store.notedNodes.count {
-            let node = Int(store.notedNodes[index])
-            guard node >= 0, node < nodes.count, case .structure(let id) = nodes[node].kind else { continue }
-            body(node, id)
+    /// Appends each struct the interpreter noted (``Interpreter/noteStructs(_:)``) to `list`, in
+    /// the order dispatches and heuristics chose them; a node a failed read left behind is
+    /// skipped (its kind no longer matches). One call and a plain loop: it runs
+    /// for every frame of a capture that is reassembled.
+    package func appendNotedStructs(to list: inout [NotedStruct]) {
+        // The store is read through the dissection's own reference, not a copy of it: a copy
+        // costs a retain and a release on every frame.
+        let count = nodes.store.notedNodes.count
+        guard count > 0 else { return }
+        let nodeCount = nodes.count
+        for index in 0..<count {
+            let node = Int(nodes.store.notedNodes[index])
+            guard node >= 0, node < nodeCount else { continue }
+            let noted = nodes.store.nodes[node]
+            guard case .structure(let id) = noted.kind else { continue }
+            list.append(NotedStruct(node: Int32(truncatingIfNeeded: node), structID: id, parent: noted.parent,
+                                    bitStart: noted.bitStart, bitEnd: noted.bitEnd))
         }
     }
 

@@ -86,7 +86,7 @@ public struct Interpreter {
     private struct Stop: Error {}
 
     /// Per plan type: a struct whose node a dispatch that chooses it notes
-    /// (``Dissection/forEachNotedStruct(_:)``); empty when none is.
+    /// (``Dissection/appendNotedStructs(to:)``); empty when none is.
     private var notedTypes: [Bool] = []
 
     /// Makes each walk note the nodes of structs `ids` that a dispatch table chose (`dispatch
@@ -99,9 +99,11 @@ public struct Interpreter {
             return type.kind == .structure && ids.contains(Int(type.target))
         }
         if !notedTypes.contains(true) { notedTypes = [] }
-        notedRoots = ids
+        notedRoots = schema.structs.indices.map { ids.contains($0) }
     }
-    private var notedRoots: Set<Int> = []
+    /// Per struct: whether a walk from it as the root notes the root (a Set's hashing cost more
+    /// than the rest of the noting, on every frame).
+    private var notedRoots: [Bool] = []
 
     /// An interpreter for `schema` with the limits of `options`.
     public init(schema: Schema, options: Options = Options()) {
@@ -164,7 +166,7 @@ public struct Interpreter {
         // the optional error on every walk, the clean ones too.
         var errorNode: Int32 = -1
         do {
-            if !notedTypes.isEmpty, notedRoots.contains(root) { _ = state.notedNodes.append(0) }
+            if !notedTypes.isEmpty, notedRoots.indices.contains(root), notedRoots[root] { _ = state.notedNodes.append(0) }
             _ = try parseStruct(Int32(root), fieldID: -1, parent: -1, arrayIndex: -1)
             stopped = nil
         } catch {
@@ -582,6 +584,10 @@ public struct Interpreter {
         let savedClaim = unclaimedHeuristicFrame
         unclaimedHeuristicFrame = Int32(truncatingIfNeeded: mark.frames)
         defer { unclaimedHeuristicFrame = savedClaim }
+        // Noted as a dispatch notes the struct it chose; forgotten with the rest if it does not claim.
+        if !notedTypes.isEmpty, notedTypes.indices.contains(Int(typeIndex)), notedTypes[Int(typeIndex)] {
+            _ = state.notedNodes.append(Int32(truncatingIfNeeded: state.nodeCount))
+        }
         do {
             return try parseValue(typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         } catch {

@@ -77,13 +77,21 @@ package final class CaptureReassembler {
         var high: Endpoint
         var isIPv6: Bool
 
-        /// One word fed to the hasher instead of seven: the lookup runs for most TCP segments.
-        func hash(into hasher: inout Hasher) {
+        /// The key's fields mixed into one word.
+        var mixed: UInt64 {
             var mix = low.low &* 0x9E37_79B9_7F4A_7C15 ^ high.low
             mix = mix &* 0xBF58_476D_1CE4_E5B9 ^ (low.high ^ (high.high << 17 | high.high >> 47))
             mix ^= UInt64(low.port) << 16 | UInt64(high.port) << 40 | (isIPv6 ? 1 : 0)
-            hasher.combine(mix)
+            return mix
         }
+
+        /// One word fed to the hasher instead of seven: the lookup runs for most TCP segments.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(mixed)
+        }
+
+        /// The key's counter in ``CaptureReassembler/flowFilter``.
+        var filterSlot: Int { Int(truncatingIfNeeded: (mixed &* 0x94D0_49BB_1331_11EB) >> 48) }
     }
 
     /// The SYNs of a flow not started yet: each direction's sequence number, if seen.
@@ -105,36 +113,44 @@ package final class CaptureReassembler {
         var offset = -1
     }
 
+    /// Per direction values are kept inline (`InlineArray`): arrays cost a flow four allocations,
+    /// and most flows in a capture are a segment or two.
     private struct Flow {
-        var streams: [TCPStream]
-        var chains = [Chain(), Chain()]
+        var streams: InlineArray<2, TCPStream>
         var pduStructID: Int
         var lastFrame: Int
         /// Started by a heuristic struct (not by its port).
         var isHeuristic: Bool
+        var chains: InlineArray<2, Chain> = [Chain(), Chain()]
         /// Per direction: framing stopped, so segments are no longer fed.
-        var ignored = [false, false]
+        var ignored: InlineArray<2, Bool> = [false, false]
         /// Per direction: how often framing started again at a later segment.
-        var restarts = [0, 0]
+        var restarts: InlineArray<2, Int> = [0, 0]
         var held = 0
     }
 
     package let options: Options
     private let framings: [Framing?]
     private let ipProtocolStructs: [Int: Int]
-    private var flows: [FlowKey: Flow] = [:]
+    // The hot state is touched by this one instance on one thread, through no overlapping
+    // access: the run-time exclusivity checks cost a quarter of the stage's time.
+    @exclusivity(unchecked) private var flows: [FlowKey: Flow] = [:]
+    /// Per slot (``FlowKey/filterSlot``), the flows followed whose keys fall there (stuck at 255):
+    /// a segment whose slot holds none belongs to no flow, told without hashing its key. While a
+    /// heuristic flow is open every segment is looked up, and most belong to none.
+    @exclusivity(unchecked) private var flowFilter = [UInt8](repeating: 0, count: 1 << 16)
     /// How often a direction whose bytes never started a PDU starts framing again at a later segment.
     private static let restarts = 4
     /// How many SYNs of flows not started yet are kept.
     private static let recentSYNs = 1024
     /// SYNs of flows not started yet, per direction (at most ``recentSYNs``).
-    private var synSeen: [FlowKey: SYNs] = [:]
+    @exclusivity(unchecked) private var synSeen: [FlowKey: SYNs] = [:]
     /// Structs a heuristic (not a port) dispatches to, and the flows they started that are open.
     private let heuristicStructs: Set<Int>
-    private var heuristicFlows = 0
-    private var heldBytes = 0
-    private var defragmenter: Defragmenter
-    package private(set) var statistics = Statistics()
+    @exclusivity(unchecked) private var heuristicFlows = 0
+    @exclusivity(unchecked) private var heldBytes = 0
+    @exclusivity(unchecked) private var defragmenter: Defragmenter
+    @exclusivity(unchecked) package private(set) var statistics = Statistics()
     /// Bytes all streams hold now, and the flows followed.
     package var bufferedBytes: Int { heldBytes }
     package var flowCount: Int { flows.count }
@@ -189,6 +205,8 @@ package final class CaptureReassembler {
         let key = FlowKey(low: forward ? segment.source : segment.destination,
                           high: forward ? segment.destination : segment.source, isIPv6: segment.isIPv6)
         let direction = forward ? 0 : 1
+        // Without a flow, only a SYN or a framed payload can matter.
+        guard segment.framedStructID >= 0 || segment.syn || flowFilter[key.filterSlot] > 0 else { return }
         guard segment.payload.upperBound <= frameBytes.count else { return }
         let payload = frameBytes[(frameBytes.startIndex + segment.payload.lowerBound)..<(frameBytes.startIndex + segment.payload.upperBound)]
         let index: Dictionary<FlowKey, Flow>.Index
@@ -208,8 +226,8 @@ package final class CaptureReassembler {
             guard segment.framedStructID >= 0, !payload.isEmpty || segment.syn,
                   let framing = framings[segment.framedStructID] else { return }
             let framers = framing.makeFramers()
-            var streams = [TCPStream(framer: framers.0, limits: options.streamLimits),
-                           TCPStream(framer: framers.1, limits: options.streamLimits)]
+            var streams: InlineArray<2, TCPStream> = [TCPStream(framer: framers.0, limits: options.streamLimits),
+                                                      TCPStream(framer: framers.1, limits: options.streamLimits)]
             if let syns = synSeen.removeValue(forKey: key) {
                 for side in 0..<2 {
                     guard let sequence = syns.sequence(direction: side) else { continue }
@@ -221,6 +239,8 @@ package final class CaptureReassembler {
             if heuristic { heuristicFlows += 1 }
             flows[key] = Flow(streams: streams, pduStructID: framing.pduStructID, lastFrame: frame,
                               isHeuristic: heuristic)
+            let slot = key.filterSlot
+            if flowFilter[slot] < .max { flowFilter[slot] += 1 }
             statistics.flows += 1
             guard let created = flows.index(forKey: key) else { return }
             index = created
@@ -262,7 +282,9 @@ package final class CaptureReassembler {
             ended = (0..<2).allSatisfy { flow.streams[$0].isFinished || flow.ignored[$0] }
         }
         if ended {
-            var flow = flows.remove(at: index).value
+            let (key, value) = flows.remove(at: index)
+            var flow = value
+            forget(key)
             retire(&flow)
         } else {
             enforceCaps()
@@ -303,11 +325,17 @@ package final class CaptureReassembler {
         }
     }
 
+    /// Takes a flow that is no longer followed out of ``flowFilter``.
+    private func forget(_ key: FlowKey) {
+        let slot = key.filterSlot
+        if flowFilter[slot] < .max { flowFilter[slot] -= 1 }
+    }
+
     /// Folds a flow's counters into the totals when it ends.
     private func retire(_ flow: inout Flow) {
         if flow.isHeuristic { heuristicFlows -= 1 }
-        for stream in flow.streams {
-            statistics.conflictingBytes += stream.statistics.conflictingBytes
+        for direction in 0..<2 {
+            statistics.conflictingBytes += flow.streams[direction].statistics.conflictingBytes
         }
         heldBytes -= flow.held
         flow.held = 0
@@ -322,6 +350,7 @@ package final class CaptureReassembler {
             guard flows.count > options.maxFlows - options.maxFlows / 8 || heldBytes > options.maxBufferedBytes - options.maxBufferedBytes / 8
             else { break }
             flows[key] = nil
+            forget(key)
             statistics.evictedBytes += flow.held
             retire(&flow)
             evicted += 1
@@ -373,6 +402,7 @@ package final class CaptureReassembler {
             retire(&flow)
         }
         flows.removeAll()
+        for slot in flowFilter.indices { flowFilter[slot] = 0 }
         synSeen.removeAll()
         let pending = defragmenter.pendingCount
         defragmenter.finish()

@@ -7,13 +7,14 @@ import Reassembly
 /// on one thread, so what it shows does not depend on how many threads dissected.
 package final class ReassemblyStage {
     package let reassembler: CaptureReassembler
-    private var interpreter: Interpreter
+    // One thread drives a stage, through no overlapping access: no run-time exclusivity checks.
+    @exclusivity(unchecked) private var interpreter: Interpreter
     private let schema: Schema
     private let renderer: ViewRenderer?
     private let rawStruct: StructType?
-    private var units: [ReassembledUnit] = []
+    @exclusivity(unchecked) private var units: [ReassembledUnit] = []
     /// What the units rendered since the caller last emptied it.
-    package var output = TextSink(capacity: 1 << 12)
+    @exclusivity(unchecked) package var output = TextSink(capacity: 1 << 12)
     /// Units whose dissection failed.
     package private(set) var unitsWithErrors = 0
 

@@ -91,7 +91,6 @@ package final class TransportTapper: Sendable {
     }
 
     // Positions in each `Slots`.
-    private enum TCPField { static let payload = 0 }
     private enum IPv4Field {
         static let fragmentOffset = 0, flags = 1, identification = 2, protocolNumber = 3, source = 4, destination = 5,
                    payload = 6
@@ -106,8 +105,9 @@ package final class TransportTapper: Sendable {
     private let ipv6Fragment: Slots
     /// Per struct: whether it declares `@pdu`.
     private let framed: [Bool]
-    /// Per TCP port: whether `tcp.port` sends it to a framed struct.
-    private let framedPorts: [Bool]
+    /// Per TCP port, a bit: whether `tcp.port` sends it to a framed struct (8 kB, not 64: it is
+    /// read for SYNs in the middle of dissecting, beside the interpreter's own memory).
+    private let framedPorts: [UInt64]
     /// Whether TCP segments are tapped (off: fragments only).
     private let segments: Bool
 
@@ -132,53 +132,147 @@ package final class TransportTapper: Sendable {
         }
         let tcpType = named("tcp")
         let ipv4Type = named("ip")
-        tcp = Slots(tcpType, ["payload"])
+        tcp = Slots(tcpType, [])
         ipv4 = Slots(ipv4Type, ["fragment_offset", "flags", "identification", "protocol", "src", "dst", "payload"])
         ipv4MoreFragments = Slots(fieldStruct(ipv4Type, "flags"), ["mf"])
         ipv6 = Slots(named("ipv6"), ["src", "dst"])
         ipv6Fragment = Slots(named("ipv6.fragment"), ["offset", "more_fragments", "identification", "next_header"])
         framed = schema.structs.map(isFramed)
-        var framedPorts = [Bool](repeating: false, count: 65536)
+        var framedPorts = [UInt64](repeating: 0, count: 65536 / 64)
         for table in schema.dispatchTables where table.name == "tcp.port" {
             for entry in table.entries where schema.structs.indices.contains(entry.structID)
                 && isFramed(schema.structs[entry.structID]) && entry.low <= 65535 && entry.high >= 0 {
-                for port in max(0, entry.low)...min(65535, entry.high) { framedPorts[Int(port)] = true }
+                for port in max(0, entry.low)...min(65535, entry.high) { framedPorts[Int(port) >> 6] |= 1 << (port & 63) }
             }
         }
         self.framedPorts = framedPorts
     }
 
-    /// The structs whose nodes ``tap(_:)`` reads: the interpreter must note them
-    /// (`Interpreter.noteStructs`), or nothing is found.
+    /// The structs whose nodes the tapper reads: the interpreter must note them
+    /// (`Interpreter.noteStructs`), or nothing is found. The framed structs are among them: the
+    /// one a TCP payload was dispatched to says whether its flow is reassembled.
     package var structIDs: Set<Int> {
-        Set([tcp.structID, ipv4.structID, ipv6.structID, ipv6Fragment.structID].filter { $0 >= 0 })
+        var ids = Set([tcp.structID, ipv4.structID, ipv6.structID, ipv6Fragment.structID].filter { $0 >= 0 })
+        for (id, isFramed) in framed.enumerated() where isFramed { ids.insert(id) }
+        return ids
     }
 
     /// The TCP segment or IP fragment `dissection` holds, if any: the first fragment, else the
     /// first TCP header, among the IP and TCP layers the walk noted as dispatch tables chose
-    /// them (tunnels included). No search: a frame without them costs a look at an empty list.
+    /// them (tunnels included).
     package func tap(_ dissection: Dissection) -> TransportTap? {
+        var layers = NotedLayers()
+        guard note(dissection, tag: 0, into: &layers) else { return nil }
+        return dissection.bytes.withUnsafeBufferPointer { bytes in
+            var found: TransportTap?
+            taps(of: layers, bytes: { _ in bytes }) { _, tap in found = tap }
+            return found
+        }
+    }
+
+    /// What frames' walks noted, kept after the walks until their taps are read
+    /// (``taps(of:bytes:_:)``). Filled a frame at a time by ``note(_:tag:into:)``.
+    package struct NotedLayers {
+        fileprivate struct Frame {
+            var tag: Int
+            /// The end of the frame's structs in `structs`.
+            var end: Int
+            /// A fragment, read at once: it takes the walk's fields.
+            var fragment: IPFragmentTap?
+        }
+
+        fileprivate var structs: [NotedStruct] = []
+        fileprivate var frames: [Frame] = []
+
+        package init() {}
+
+        package var isEmpty: Bool { frames.isEmpty }
+
+        package mutating func removeAll() {
+            structs.removeAll(keepingCapacity: true)
+            frames.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The first half of tapping, while `dissection` is valid: keeps the IP and TCP layers its
+    /// walk noted, under `tag`; a fragment is read now, from the walk's fields. Returns whether
+    /// the frame was kept (it has such a layer). The rest, reading each segment's header from its
+    /// bytes, waits for ``taps(of:bytes:_:)``: done for a whole share of frames at once, it stays
+    /// out of the way of the interpreter's code between two walks.
+    @discardableResult
+    package func note(_ dissection: Dissection, tag: Int, into layers: inout NotedLayers) -> Bool {
+        let first = layers.structs.count
+        dissection.appendNotedStructs(to: &layers.structs)
+        guard layers.structs.count > first else { return false }
+        let ipv4ID = Int32(truncatingIfNeeded: ipv4.structID)
+        let fragmentID = Int32(truncatingIfNeeded: ipv6Fragment.structID)
+        for index in first..<layers.structs.count {
+            let noted = layers.structs[index]
+            if noted.structID == ipv4ID {
+                // The flags and fragment offset share bytes 6-7 of the header: a whole datagram
+                // (MF clear, offset 0) is told at once, without looking its fields up.
+                let header = noted.byteOffset
+                if header >= 0, header + 8 <= dissection.bytes.count, dissection.bytes[header + 6] & 0x3F == 0,
+                   dissection.bytes[header + 7] == 0 { continue }
+            } else if noted.structID != fragmentID {
+                continue
+            }
+            // A fragment's TCP header (the first fragment's) is the datagram's, not a segment.
+            if let fragment = fragmentTap(dissection, Int(noted.node)) {
+                layers.structs.removeSubrange(first...)
+                layers.frames.append(NotedLayers.Frame(tag: tag, end: first, fragment: fragment))
+                return true
+            }
+        }
+        layers.frames.append(NotedLayers.Frame(tag: tag, end: layers.structs.count, fragment: nil))
+        return true
+    }
+
+    /// The second half of tapping: calls `body` with the tag and tap of each frame in `layers`
+    /// that holds a TCP segment or IP fragment, in order. `bytes` gives the bytes a frame's walk
+    /// read (nil: none, no tap).
+    package func taps(of layers: NotedLayers, bytes: (_ tag: Int) -> UnsafeBufferPointer<UInt8>?,
+                      _ body: (_ tag: Int, _ tap: TransportTap) -> Void) {
         let tcpID = Int32(truncatingIfNeeded: tcp.structID)
         let ipv4ID = Int32(truncatingIfNeeded: ipv4.structID)
         let ipv6ID = Int32(truncatingIfNeeded: ipv6.structID)
-        let fragmentID = Int32(truncatingIfNeeded: ipv6Fragment.structID)
-        var ip = -1
-        var segment = -1
-        var segmentIP = -1
-        var fragment: IPFragmentTap?
-        dissection.forEachNotedStruct { node, id in
-            guard fragment == nil else { return }
-            if id == ipv4ID || id == ipv6ID { ip = node }
-            if id == ipv4ID || id == fragmentID {
-                if let found = fragmentTap(dissection, node) { fragment = found }
-            } else if id == tcpID, segment < 0 {
-                (segment, segmentIP) = (node, ip)
+        var start = 0
+        for frame in layers.frames {
+            defer { start = frame.end }
+            if let fragment = frame.fragment {
+                body(frame.tag, .fragment(fragment))
+                continue
+            }
+            guard segments else { continue }
+            // The first TCP header, below the IP header that came last before it.
+            var ip = -1
+            var segment = -1
+            for index in start..<frame.end {
+                let id = layers.structs[index].structID
+                if id == ipv4ID || id == ipv6ID {
+                    ip = index
+                } else if id == tcpID {
+                    segment = index
+                    break
+                }
+            }
+            guard segment >= 0, ip >= 0, let frameBytes = bytes(frame.tag) else { continue }
+            // The struct the segment's payload was dispatched to: a framed one the walk noted
+            // as the TCP header's child.
+            var framedStructID = -1
+            let tcpNode = layers.structs[segment].node
+            for index in (segment + 1)..<frame.end where layers.structs[index].parent == tcpNode {
+                let id = Int(layers.structs[index].structID)
+                if framed.indices.contains(id), framed[id] {
+                    framedStructID = id
+                    break
+                }
+            }
+            if let tap = segmentTap(layers.structs[segment], ip: layers.structs[ip], framedStructID: framedStructID,
+                                    bytes: frameBytes) {
+                body(frame.tag, .tcp(tap))
             }
         }
-        // A fragment's TCP header (the first fragment's) is the datagram's, not a segment.
-        if let fragment { return .fragment(fragment) }
-        guard segments, segment >= 0, segmentIP >= 0 else { return nil }
-        return segmentTap(dissection, segment, ip: segmentIP).map(TransportTap.tcp)
     }
 
     private func value(_ dissection: Dissection, _ structNode: Int, _ slot: Int) -> Int64? {
@@ -186,58 +280,56 @@ package final class TransportTapper: Sendable {
         return dissection.integer(of: node)
     }
 
-    private func segmentTap(_ dissection: Dissection, _ node: Int, ip: Int) -> TCPSegmentTap? {
+    /// The big-endian integer in `bytes[offset..<offset + count]`, which the caller bounds-checked.
+    private func bigEndian(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int, _ count: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for position in offset..<(offset + count) { value = value << 8 | UInt64(bytes[position]) }
+        return value
+    }
+
+    private func segmentTap(_ tcpNode: NotedStruct, ip ipNode: NotedStruct, framedStructID: Int,
+                            bytes: UnsafeBufferPointer<UInt8>) -> TCPSegmentTap? {
         // The fixed header is read from its bytes (ports, sequence number, data offset, flags at
         // their RFC 9293 places), so a bare acknowledgment (most segments) costs a few loads.
-        let tcpNode = dissection.nodes[node]
         let header = tcpNode.byteOffset
-        let bytes = dissection.bytes
         guard tcpNode.bitStart & 7 == 0, header >= 0, header + 14 <= bytes.count else { return nil }
         let flags = bytes[header + 13]
         let (fin, syn, rst) = (flags & 0x01 != 0, flags & 0x02 != 0, flags & 0x04 != 0)
         let start = header + Int(bytes[header + 12] >> 4) * 4
-        let end = min(header + tcpNode.byteLength, bytes.count)
+        let end = min(tcpNode.byteEnd, bytes.count)
         guard start <= end, start < end || syn || fin || rst else { return nil }
-        func word(_ offset: Int, _ count: Int) -> Int {
-            (0..<count).reduce(0) { $0 << 8 | Int(bytes[header + offset + $1]) }
-        }
-        let sourcePort = word(0, 2)
-        let destinationPort = word(2, 2)
-        let sequence = word(4, 4)
-        guard let (isIPv6, source, destination) = addresses(dissection, ip) else { return nil }
-        var framedStructID = -1
-        if tcp[TCPField.payload] >= 0, let payload = dissection.fieldNode(ofStruct: node, slot: tcp[TCPField.payload]),
-           case .structure(let id) = dissection.nodes[payload].kind, framed.indices.contains(Int(id)), framed[Int(id)] {
-            framedStructID = Int(id)
-        }
+        let sourcePort = Int(bigEndian(bytes, header, 2))
+        let destinationPort = Int(bigEndian(bytes, header + 2, 2))
+        let sequence = UInt32(truncatingIfNeeded: bigEndian(bytes, header + 4, 4))
+        // The addresses, from their RFC 791 / RFC 8200 places in the IP header's bytes.
+        let ipHeader = ipNode.byteOffset
+        let isIPv6 = Int(ipNode.structID) == ipv6.structID
+        let (sourceAt, size) = isIPv6 ? (8, 16) : (12, 4)
+        guard ipNode.bitStart & 7 == 0, ipHeader >= 0, ipHeader + sourceAt + 2 * size <= bytes.count else { return nil }
+        let source = packed(bytes, from: ipHeader + sourceAt, count: size)
+        let destination = packed(bytes, from: ipHeader + sourceAt + size, count: size)
         // A SYN carries no payload to dispatch: whether a port table sends either port to a
-        // framed protocol says whether its flow may be reassembled.
-        let portFramed = framedStructID >= 0
-            || (framedPorts.indices.contains(sourcePort) && framedPorts[sourcePort])
-            || (framedPorts.indices.contains(destinationPort) && framedPorts[destinationPort])
+        // framed protocol says whether its flow may be reassembled. Other segments need not ask.
+        let portFramed = framedStructID >= 0 || (syn && (isFramedPort(sourcePort) || isFramedPort(destinationPort)))
         return TCPSegmentTap(
             isIPv6: isIPv6,
             source: Endpoint(high: source.high, low: source.low, port: UInt16(truncatingIfNeeded: sourcePort)),
             destination: Endpoint(high: destination.high, low: destination.low,
                                   port: UInt16(truncatingIfNeeded: destinationPort)),
-            sequenceNumber: UInt32(truncatingIfNeeded: sequence),
+            sequenceNumber: sequence,
             syn: syn, fin: fin, rst: rst, payload: start..<end, framedStructID: framedStructID, portFramed: portFramed)
     }
 
-    /// The addresses of the IPv4 or IPv6 header at node `ip`, from their RFC 791 / RFC 8200
-    /// places in its bytes.
-    private func addresses(_ dissection: Dissection, _ ip: Int)
-        -> (isIPv6: Bool, source: (high: UInt64, low: UInt64), destination: (high: UInt64, low: UInt64))? {
-        guard case .structure(let id) = dissection.nodes[ip].kind else { return nil }
-        let header = dissection.nodes[ip].byteOffset
-        let isIPv6 = Int(id) == ipv6.structID
-        let (sourceAt, size) = isIPv6 ? (8, 16) : (12, 4)
-        let bytes = dissection.bytes
-        guard dissection.nodes[ip].bitStart & 7 == 0, header >= 0, header + sourceAt + 2 * size <= bytes.count
-        else { return nil }
-        let source = packed(bytes[(header + sourceAt)..<(header + sourceAt + size)])
-        let destination = packed(bytes[(header + sourceAt + size)..<(header + sourceAt + 2 * size)])
-        return (isIPv6, source, destination)
+    /// Whether `tcp.port` sends `port` (0...65535) to a framed struct.
+    private func isFramedPort(_ port: Int) -> Bool {
+        framedPorts[port >> 6] & (1 << UInt64(port & 63)) != 0
+    }
+
+    /// An address of `count` bytes (4 or 16) at `offset`, packed as ``Endpoint`` packs it.
+    private func packed(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int, count: Int) -> (high: UInt64, low: UInt64) {
+        count > 8
+            ? (bigEndian(bytes, offset, count - 8), bigEndian(bytes, offset + count - 8, 8))
+            : (0, bigEndian(bytes, offset, count))
     }
 
     private func addressBytes(_ dissection: Dissection, _ structNode: Int, _ slot: Int) -> ArraySlice<UInt8>? {
@@ -263,11 +355,6 @@ package final class TransportTapper: Sendable {
     private func fragmentTap(_ dissection: Dissection, _ node: Int) -> IPFragmentTap? {
         guard case .structure(let id) = dissection.nodes[node].kind else { return nil }
         if Int(id) == ipv4.structID {
-            // The flags and fragment offset share bytes 6-7 of the header: a whole datagram (MF
-            // clear, offset 0) is told at once, without looking its fields up.
-            let header = dissection.nodes[node].byteOffset
-            if header >= 0, header + 8 <= dissection.bytes.count,
-               dissection.bytes[header + 6] & 0x3F == 0, dissection.bytes[header + 7] == 0 { return nil }
             guard let offset = value(dissection, node, ipv4[IPv4Field.fragmentOffset]),
                   ipv4[IPv4Field.flags] >= 0, let flags = dissection.fieldNode(ofStruct: node, slot: ipv4[IPv4Field.flags]),
                   let more = value(dissection, flags, ipv4MoreFragments[0]),
