@@ -27,20 +27,21 @@ enum BuiltinType {
         case "dns_name": return .dnsName
         default: break
         }
-        var body = Substring(name)
-        guard let first = body.first, first == "u" || first == "i" || first == "f" else { return nil }
-        body = body.dropFirst()
+        // A byte at a time: this runs for every type name a schema writes, builtin or not.
+        var body = Array(name.utf8)
+        guard let first = body.first, first == UInt8(ascii: "u") || first == UInt8(ascii: "i") || first == UInt8(ascii: "f")
+        else { return nil }
+        body.removeFirst()
         var endianness: Endianness?
-        if body.hasSuffix("le") {
-            endianness = .little
-            body = body.dropLast(2)
-        } else if body.hasSuffix("be") {
-            endianness = .big
-            body = body.dropLast(2)
+        if body.count >= 2, body[body.count - 1] == UInt8(ascii: "e") {
+            if body[body.count - 2] == UInt8(ascii: "l") { endianness = .little }
+            if body[body.count - 2] == UInt8(ascii: "b") { endianness = .big }
+            if endianness != nil { body.removeLast(2) }
         }
-        guard !body.isEmpty, body.allSatisfy(\.isASCII), body.allSatisfy(\.isNumber), body.count <= 3,
-              let bits = Int(body) else { return nil }
-        if first == "f" {
+        guard !body.isEmpty, body.count <= 3, body.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        let bits = body.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        if first == UInt8(ascii: "f") {
             return bits == 32 || bits == 64 ? .float(bits: bits, endianness: endianness)
                 : .invalid("floats are f32 or f64, not '\(name)'")
         }
@@ -48,7 +49,7 @@ enum BuiltinType {
         if endianness != nil, bits % 8 != 0 || bits == 8 {
             return .invalid("'\(name)': a byte-order suffix applies to whole-byte widths of 16 bits or more")
         }
-        return .integer(bits: bits, signed: first == "i", endianness: endianness)
+        return .integer(bits: bits, signed: first == UInt8(ascii: "i"), endianness: endianness)
     }
 
     var valueType: ValueType {

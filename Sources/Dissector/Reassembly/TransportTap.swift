@@ -105,8 +105,8 @@ package final class TransportTapper: Sendable {
     private let ipv6Fragment: Slots
     /// Per struct: whether it declares `@pdu`.
     private let framed: [Bool]
-    /// Per TCP port, a bit: whether `tcp.port` sends it to a framed struct (8 kB, not 64: it is
-    /// read for SYNs in the middle of dissecting, beside the interpreter's own memory).
+    /// Per TCP port, a bit: whether `tcp.port` sends it to a framed struct (8 kB rather than 64 kB
+    /// of Bools, which missed the cache at every look).
     private let framedPorts: [UInt64]
     /// Whether TCP segments are tapped (off: fragments only).
     private let segments: Bool
