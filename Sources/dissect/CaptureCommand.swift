@@ -538,8 +538,16 @@ final class PacketPrinter {
         }
         var index = nextWorker
         if index == workers.count {
-            if let worker = try? makeWorker() {
-                workers.append(worker)
+            let made: FrameWorker?
+            if let pending {
+                pending.group.wait()
+                made = pending.worker
+                self.pending = nil
+            } else {
+                made = try? makeWorker()
+            }
+            if let made {
+                workers.append(made)
             } else {
                 index = 0
             }
@@ -556,10 +564,38 @@ final class PacketPrinter {
             running.signal()
         }
         inFlight[index] = group
+        // The ring's next worker is made while this share is dissected: its schemas take about
+        // 15 ms to load, which the reading thread would spend not reading, and a core idle. Only
+        // once shares come full: a short file needs no more workers.
+        if index == workers.count - 1, workers.count < ringSize, pending == nil, packets.count >= Self.packetsPerShare {
+            let next = PendingWorker(make: makeWorker)
+            DispatchQueue.global().async(group: next.group) { next.make() }
+            pending = next
+        }
     }
+
+    /// A worker being made on another thread. One at a time, and only the reading thread asks for
+    /// it, after waiting for `group`: the maker's captured state is never touched by two threads.
+    private final class PendingWorker: @unchecked Sendable {
+        let group = DispatchGroup()
+        private let maker: () throws -> FrameWorker
+        private(set) var worker: FrameWorker?
+
+        init(make: @escaping () throws -> FrameWorker) {
+            maker = make
+        }
+
+        func make() {
+            worker = try? maker()
+        }
+    }
+
+    /// The ring's next worker, while it is made (nil: none is).
+    private var pending: PendingWorker?
 
     /// Waits for every share in flight and writes their output, oldest first.
     func finish() {
+        pending?.group.wait()
         for step in 0..<ringSize {
             let index = (nextWorker + step) % ringSize
             if index < workers.count { drain(index) }

@@ -113,10 +113,10 @@ package final class CaptureReassembler {
         var offset = -1
     }
 
-    /// Per direction values are kept inline (`InlineArray`): arrays cost a flow four allocations,
-    /// and most flows in a capture are a segment or two.
+    /// The small per-direction values are kept inline (`InlineArray`): arrays cost a flow an
+    /// allocation each. The streams are not: the table of flows would hold 700 bytes per slot.
     private struct Flow {
-        var streams: InlineArray<2, TCPStream>
+        var streams: [TCPStream]
         var pduStructID: Int
         var lastFrame: Int
         /// Started by a heuristic struct (not by its port).
@@ -226,8 +226,8 @@ package final class CaptureReassembler {
             guard segment.framedStructID >= 0, !payload.isEmpty || segment.syn,
                   let framing = framings[segment.framedStructID] else { return }
             let framers = framing.makeFramers()
-            var streams: InlineArray<2, TCPStream> = [TCPStream(framer: framers.0, limits: options.streamLimits),
-                                                      TCPStream(framer: framers.1, limits: options.streamLimits)]
+            var streams = [TCPStream(framer: framers.0, limits: options.streamLimits),
+                           TCPStream(framer: framers.1, limits: options.streamLimits)]
             if let syns = synSeen.removeValue(forKey: key) {
                 for side in 0..<2 {
                     guard let sequence = syns.sequence(direction: side) else { continue }
