@@ -196,7 +196,8 @@ package final class TransportTapper: Sendable {
 
     /// The first half of tapping, while `dissection` is valid: keeps the IP and TCP layers its
     /// walk noted, under `tag`; a fragment is read now, from the walk's fields. Returns whether
-    /// the frame was kept (it has such a layer). The rest, reading each segment's header from its
+    /// the frame was kept (it holds a fragment, or a segment with a payload or a SYN, FIN or RST).
+    /// The rest, reading each segment's header from its
     /// bytes, waits for ``taps(of:bytes:_:)``: done for a whole share of frames at once, it stays
     /// out of the way of the interpreter's code between two walks.
     @discardableResult
@@ -205,10 +206,29 @@ package final class TransportTapper: Sendable {
         dissection.appendNotedStructs(to: &layers.structs)
         guard layers.structs.count > first else { return false }
         let ipv4ID = Int32(truncatingIfNeeded: ipv4.structID)
+        let ipv6ID = Int32(truncatingIfNeeded: ipv6.structID)
+        let tcpID = Int32(truncatingIfNeeded: tcp.structID)
         let fragmentID = Int32(truncatingIfNeeded: ipv6Fragment.structID)
+        // Whether an IP header came before the first TCP header, and whether that segment is worth
+        // reading later: most are bare acknowledgments (no payload, no SYN, FIN or RST), told now
+        // from two bytes of the header, while they are in cache, and not kept.
+        var sawIP = false
+        var sawTCP = false
+        var keepsSegment = false
         for index in first..<layers.structs.count {
             let noted = layers.structs[index]
+            if noted.structID == tcpID, !sawTCP {
+                sawTCP = true
+                let header = noted.byteOffset
+                if segments, sawIP, noted.bitStart & 7 == 0, header >= 0, header + 14 <= dissection.bytes.count {
+                    let payloadStart = header + Int(dissection.bytes[header + 12] >> 4) * 4
+                    keepsSegment = payloadStart < min(noted.byteEnd, dissection.bytes.count) || dissection.bytes[header + 13] & 0x07 != 0
+                }
+                continue
+            }
+            if noted.structID == ipv6ID { sawIP = true }
             if noted.structID == ipv4ID {
+                sawIP = true
                 // The flags and fragment offset share bytes 6-7 of the header: a whole datagram
                 // (MF clear, offset 0) is told at once, without looking its fields up.
                 let header = noted.byteOffset
@@ -223,6 +243,10 @@ package final class TransportTapper: Sendable {
                 layers.frames.append(NotedLayers.Frame(tag: tag, end: first, fragment: fragment))
                 return true
             }
+        }
+        guard keepsSegment else {
+            layers.structs.removeSubrange(first...)
+            return false
         }
         layers.frames.append(NotedLayers.Frame(tag: tag, end: layers.structs.count, fragment: nil))
         return true
