@@ -133,9 +133,12 @@ import Testing
         var interpreter = interpreter()
         let root = try root()
         var layers = TransportTapper.NotedLayers()
+        var kept: [Bool] = []
         for (position, frame) in frames.enumerated() {
-            interpreter.withDissection(of: frame, root: root) { _ = tapper.note($0, tag: position, into: &layers) }
+            kept.append(interpreter.withDissection(of: frame, root: root) { tapper.note($0, tag: position, into: &layers) })
         }
+        // The bare acknowledgment and the frame without IP are not kept for the second half.
+        #expect(kept == [true, false, false, true, true])
         var found: [(Int, TCPSegmentTap)] = []
         frames[0].withUnsafeBufferPointer { first in
             frames[3].withUnsafeBufferPointer { fourth in
