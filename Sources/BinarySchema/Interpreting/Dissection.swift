@@ -438,19 +438,25 @@ public struct Dissection {
     /// skipped (its kind no longer matches). One call and a plain loop: it runs
     /// for every frame of a capture that is reassembled.
     package func appendNotedStructs(to list: inout [NotedStruct]) {
-        // The store is read through the dissection's own reference, not a copy of it: a copy
-        // costs a retain and a release on every frame.
-        let count = nodes.store.notedNodes.count
-        guard count > 0 else { return }
-        let nodeCount = nodes.count
-        for index in 0..<count {
-            let node = Int(nodes.store.notedNodes[index])
-            guard node >= 0, node < nodeCount else { continue }
-            let noted = nodes.store.nodes[node]
-            guard case .structure(let id) = noted.kind else { continue }
-            list.append(NotedStruct(node: Int32(truncatingIfNeeded: node), structID: id, parent: noted.parent,
-                                    bitStart: noted.bitStart, bitEnd: noted.bitEnd))
+        for position in 0..<notedStructCount {
+            if let noted = notedStruct(at: position) { list.append(noted) }
         }
+    }
+
+    /// How many structs the interpreter noted (some of which ``notedStruct(at:)`` may skip).
+    package var notedStructCount: Int { nodes.store.notedNodes.count }
+
+    /// The `position`th struct the interpreter noted, or nil for a node a failed read left behind.
+    /// The store is read through the dissection's own reference, not a copy of it: a copy costs a
+    /// retain and a release on every frame.
+    package func notedStruct(at position: Int) -> NotedStruct? {
+        guard position >= 0, position < nodes.store.notedNodes.count else { return nil }
+        let node = Int(nodes.store.notedNodes[position])
+        guard node >= 0, node < nodes.count else { return nil }
+        let noted = nodes.store.nodes[node]
+        guard case .structure(let id) = noted.kind else { return nil }
+        return NotedStruct(node: Int32(truncatingIfNeeded: node), structID: id, parent: noted.parent,
+                           bitStart: noted.bitStart, bitEnd: noted.bitEnd)
     }
 
     /// Indices of the direct children of node `index`.

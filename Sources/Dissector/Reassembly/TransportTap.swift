@@ -202,21 +202,21 @@ package final class TransportTapper: Sendable {
     /// out of the way of the interpreter's code between two walks.
     @discardableResult
     package func note(_ dissection: Dissection, tag: Int, into layers: inout NotedLayers) -> Bool {
-        let first = layers.structs.count
-        dissection.appendNotedStructs(to: &layers.structs)
-        guard layers.structs.count > first else { return false }
+        let count = dissection.notedStructCount
+        guard count > 0 else { return false }
         let ipv4ID = Int32(truncatingIfNeeded: ipv4.structID)
         let ipv6ID = Int32(truncatingIfNeeded: ipv6.structID)
         let tcpID = Int32(truncatingIfNeeded: tcp.structID)
         let fragmentID = Int32(truncatingIfNeeded: ipv6Fragment.structID)
         // Whether an IP header came before the first TCP header, and whether that segment is worth
         // reading later: most are bare acknowledgments (no payload, no SYN, FIN or RST), told now
-        // from two bytes of the header, while they are in cache, and not kept.
+        // from two bytes of the header, while they are in cache, and not kept. The layers are
+        // looked at in place and kept only then.
         var sawIP = false
         var sawTCP = false
         var keepsSegment = false
-        for index in first..<layers.structs.count {
-            let noted = layers.structs[index]
+        for position in 0..<count {
+            guard let noted = dissection.notedStruct(at: position) else { continue }
             if noted.structID == tcpID, !sawTCP {
                 sawTCP = true
                 let header = noted.byteOffset
@@ -239,15 +239,12 @@ package final class TransportTapper: Sendable {
             }
             // A fragment's TCP header (the first fragment's) is the datagram's, not a segment.
             if let fragment = fragmentTap(dissection, Int(noted.node)) {
-                layers.structs.removeSubrange(first...)
-                layers.frames.append(NotedLayers.Frame(tag: tag, end: first, fragment: fragment))
+                layers.frames.append(NotedLayers.Frame(tag: tag, end: layers.structs.count, fragment: fragment))
                 return true
             }
         }
-        guard keepsSegment else {
-            layers.structs.removeSubrange(first...)
-            return false
-        }
+        guard keepsSegment else { return false }
+        dissection.appendNotedStructs(to: &layers.structs)
         layers.frames.append(NotedLayers.Frame(tag: tag, end: layers.structs.count, fragment: nil))
         return true
     }
