@@ -182,7 +182,7 @@ public final class Capture {
     /// standard input, which cannot be read twice).
     private let reopen: (() -> UnsafeMutablePointer<FILE>?)?
     // The reading thread alone touches these, once a packet each: the run-time exclusivity
-    // checks of a class's properties cost more than the rest of taking a packet from libpcap.
+    // checks of a class's properties cost about a tenth of taking a packet from libpcap.
     /// Reads the file instead of libpcap once libpcap refused it.
     @exclusivity(unchecked) private var pcapng: PcapngReader?
     /// Packets read from the file so far, matching the filter or not.

@@ -235,13 +235,8 @@ public struct TCPStream: Sendable {
         var fresh: [HeldBytes] = []
         // Held pieces are sorted and disjoint: those the segment overlaps are a run, found by
         // bisection rather than a pass over all of them.
-        var low = 0
-        var high = held.count
-        while low < high {
-            let middle = (low + high) / 2
-            if held[middle].end <= cursor { low = middle + 1 } else { high = middle }
-        }
-        for piece in held[low...] {
+        let overlapStart = heldPartition { $0.end <= cursor }
+        for piece in held[overlapStart...] {
             guard cursor < end, piece.start < end else { break }
             if piece.start > cursor {
                 fresh.append(slice(payload, from: start, range: cursor..<piece.start, frame: frame, frameOffset: frameOffset))
@@ -256,13 +251,7 @@ public struct TCPStream: Sendable {
         }
         if fresh.isEmpty, !payload.isEmpty { statistics.retransmittedSegments += 1 }
         for piece in fresh {
-            low = 0
-            high = held.count
-            while low < high {
-                let middle = (low + high) / 2
-                if held[middle].start < piece.start { low = middle + 1 } else { high = middle }
-            }
-            held.insert(piece, at: low)
+            held.insert(piece, at: heldPartition { $0.start < piece.start })
             heldByteCount += piece.bytes.count
         }
         drain()
@@ -303,6 +292,18 @@ public struct TCPStream: Sendable {
             statistics.conflictingBytes += differing
             conflicts.append(first..<last + 1)
         }
+    }
+
+    /// The index of the first held piece for which `isBefore` is false; `isBefore` must be true
+    /// for a prefix of the sorted pieces and false after it.
+    private func heldPartition(_ isBefore: (HeldBytes) -> Bool) -> Int {
+        var low = 0
+        var high = held.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isBefore(held[middle]) { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Whether two runs of bytes are the same, eight at a time: a generic element-by-element

@@ -813,10 +813,10 @@ final class FrameWorker: @unchecked Sendable {
     /// The local time zone's offsets, for times shown in local time (nil: UTC).
     private let localOffsets: LocalOffsets?
     @exclusivity(unchecked) private var taps: [TapMark] = []
-    /// The layers each walk of the share noted, and where each noted frame's output ends, until
-    /// the share's taps are read.
+    /// The layers each walk of the share noted, and where each frame's output ends (by its
+    /// position in the share), until the share's taps are read.
     @exclusivity(unchecked) private var notedLayers = TransportTapper.NotedLayers()
-    @exclusivity(unchecked) private var notedOffsets: [(position: Int, offset: Int)] = []
+    @exclusivity(unchecked) private var outputEnds: [Int] = []
     /// The share dissected last, kept while its taps wait to be reassembled.
     private var tappedShare: PacketShare?
     private let root: StructType
@@ -858,6 +858,7 @@ final class FrameWorker: @unchecked Sendable {
 
     func show(_ packets: PacketShare) {
         var previousTime = packets.previousTime
+        outputEnds.removeAll(keepingCapacity: true)
         packets.bytes.withUnsafeBufferPointer { shareBytes in
             for (position, packet) in packets.records.enumerated() {
                 let number = packet.number
@@ -872,11 +873,10 @@ final class FrameWorker: @unchecked Sendable {
                 packetBytes.removeAll(keepingCapacity: true)
                 packetBytes.append(contentsOf: UnsafeBufferPointer(rebasing: shareBytes[packet.range]))
                 // The dissection borrows the interpreter's working memory: nothing is copied or kept per packet.
-                var noted = false
                 let root = packet.linkType == rootLinkType ? self.root : root(forLinkType: packet.linkType)
                 let outcome = interpreter.withDissection(of: packetBytes, root: root,
                                                          originalLength: packet.originalLength) { dissection in
-                    if let tapper { noted = tapper.note(dissection, tag: position, into: &notedLayers) }
+                    tapper?.note(dissection, tag: position, into: &notedLayers)
                     if let renderer {
                         var time = CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds)
                         var frame = FrameInfo(number: number, time: time, originalLength: packet.originalLength)
@@ -902,29 +902,24 @@ final class FrameWorker: @unchecked Sendable {
                     // Frames with several lines each are separated by a blank line, as tshark -V does.
                     if !view.isOneLinePerFrame { sink.newline() }
                 }
-                if noted {
+                if tapper != nil {
                     // A summary's reassembled units go on the lines after the frame's; the other
                     // views' after the blank line that ends it.
                     let offset = renderer?.view.isOneLinePerFrame == true ? sink.count - 1 : sink.count
-                    notedOffsets.append((position, max(0, offset)))
+                    outputEnds.append(max(0, offset))
                 }
             }
             guard let tapper, !notedLayers.isEmpty else { return }
             // The segments' headers are read now, for the whole share: between two walks the
             // interpreter's code keeps the instruction cache. The tapper leaves out bare
             // acknowledgments: a tap is worth the stage's time.
-            var next = 0
             tapper.taps(of: notedLayers, bytes: { position in
                 UnsafeBufferPointer(rebasing: shareBytes[packets.records[position].range])
             }) { position, tap in
-                // The taps come in frame order, a subset of the noted frames.
-                while next < notedOffsets.count, notedOffsets[next].position < position { next += 1 }
-                guard next < notedOffsets.count else { return }
                 let packet = packets.records[position]
-                taps.append(TapMark(outputOffset: notedOffsets[next].offset, frame: packet.number, tap: tap, range: packet.range))
+                taps.append(TapMark(outputOffset: outputEnds[position], frame: packet.number, tap: tap, range: packet.range))
             }
             notedLayers.removeAll()
-            notedOffsets.removeAll(keepingCapacity: true)
         }
         if !taps.isEmpty { tappedShare = packets }
         if symbols == .ascii, sink.count > 0 { rewriteInASCII() }

@@ -31,9 +31,9 @@ import Testing
         }
     }
 
-    /// The ASCII path's tokens and offsets match the character path's, which a non-ASCII
-    /// character in the same format takes.
-    @Test func asciiSummaryTokensMatchTheCharacterPath() {
+    /// Summary tokens' offsets count characters: a two-byte character in front of a format moves
+    /// every offset by one.
+    @Test func summaryTokenOffsetsCountCharacters() {
         func describe(_ tokens: [SummarySegment.Token]) -> [String] {
             tokens.map { token in
                 switch token {

@@ -62,9 +62,8 @@ import Testing
         var interpreter = interpreter()
         let root = try root()
         return interpreter.withDissection(of: frame, root: root) { dissection in
-            var list: [NotedStruct] = []
-            dissection.appendNotedStructs(to: &list)
-            return list.map { bundledSchema.structs[Int($0.structID)].name }
+            (0..<dissection.notedStructCount).compactMap { dissection.notedStruct(at: $0) }
+                .map { bundledSchema.structs[Int($0.structID)].name }
         }
     }
 

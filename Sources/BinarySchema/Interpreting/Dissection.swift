@@ -353,7 +353,7 @@ public struct FieldNodes: RandomAccessCollection {
     package var buffer: UnsafeBufferPointer<FieldNode> { store.nodes.elements }
 }
 
-/// A struct node the interpreter noted (``Dissection/appendNotedStructs(to:)``): where it is
+/// A struct node the interpreter noted (``Dissection/notedStruct(at:)``): where it is
 /// in the tree and in the buffer, as plain numbers that outlive the dissection.
 package struct NotedStruct: Sendable, Hashable {
     package var node: Int32
@@ -433,17 +433,8 @@ public struct Dissection {
     /// the bytes its field could see.
     package var stopNode: Int { errorNode >= 0 ? errorNode : cutNode }
 
-    /// Appends each struct the interpreter noted (``Interpreter/noteStructs(_:)``) to `list`, in
-    /// the order dispatches and heuristics chose them; a node a failed read left behind is
-    /// skipped (its kind no longer matches). One call and a plain loop: it runs
-    /// for every frame of a capture that is reassembled.
-    package func appendNotedStructs(to list: inout [NotedStruct]) {
-        for position in 0..<notedStructCount {
-            if let noted = notedStruct(at: position) { list.append(noted) }
-        }
-    }
-
-    /// How many structs the interpreter noted (some of which ``notedStruct(at:)`` may skip).
+    /// How many structs the interpreter noted (``Interpreter/noteStructs(_:)``), in the order
+    /// dispatches and heuristics chose them; ``notedStruct(at:)`` reads each.
     package var notedStructCount: Int { nodes.store.notedNodes.count }
 
     /// The `position`th struct the interpreter noted, or nil for a node a failed read left behind.

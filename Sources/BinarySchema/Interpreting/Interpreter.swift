@@ -85,14 +85,14 @@ public struct Interpreter {
     /// throwing calls of the hot path carry no payload.
     private struct Stop: Error {}
 
-    /// Per plan type: a struct whose node a dispatch that chooses it notes
-    /// (``Dissection/appendNotedStructs(to:)``); empty when none is.
+    /// Per plan type: a struct whose node a dispatch or heuristic that chooses it notes
+    /// (``Dissection/notedStruct(at:)``); empty when none is.
     private var notedTypes: [Bool] = []
 
     /// Makes each walk note the nodes of structs `ids` that a dispatch table chose (`dispatch
-    /// ip.proto(...)` choosing TCP), and the root if it is one of them: a caller looking for a few
-    /// layers (reassembly: IP, TCP) finds them without searching. Only dispatches note, so the
-    /// walk's struct path is untouched.
+    /// ip.proto(...)` choosing TCP, or a heuristic that claimed its payload), and the root if it is
+    /// one of them: a caller looking for a few layers (reassembly: IP, TCP) finds them without
+    /// searching. Only dispatches note, so the walk's struct path is untouched.
     package mutating func noteStructs(_ ids: Set<Int>) {
         notedTypes = (0..<plan.types.count).map { index in
             let type = plan.types[Int32(index)]
@@ -555,10 +555,7 @@ public struct Interpreter {
                                    arrayIndex: arrayIndex)
             let chosen = plan.lookup(key, in: table)
             if chosen >= 0 {
-                // The node a struct gets is the next one.
-                if !notedTypes.isEmpty, notedTypes.indices.contains(Int(chosen)), notedTypes[Int(chosen)] {
-                    _ = state.notedNodes.append(Int32(truncatingIfNeeded: state.nodeCount))
-                }
+                noteIfNoted(chosen)
                 return try parseValue(chosen, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
             }
             keyIndex += 1
@@ -573,6 +570,15 @@ public struct Interpreter {
         return try parseValue(plan.restOfScopeType, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
     }
 
+    /// Notes the node a struct of plan type `typeIndex` is about to get (the next one), if that
+    /// struct is noted.
+    @inline(__always)
+    private mutating func noteIfNoted(_ typeIndex: Int32) {
+        if !notedTypes.isEmpty, notedTypes.indices.contains(Int(typeIndex)), notedTypes[Int(typeIndex)] {
+            _ = state.notedNodes.append(Int32(truncatingIfNeeded: state.nodeCount))
+        }
+    }
+
     /// Tries a heuristic struct on the payload. Nil, with everything it recorded forgotten, when it
     /// stops before its last constraint held (it does not claim the payload); once it has claimed
     /// the payload, its errors are the walk's.
@@ -584,10 +590,8 @@ public struct Interpreter {
         let savedClaim = unclaimedHeuristicFrame
         unclaimedHeuristicFrame = Int32(truncatingIfNeeded: mark.frames)
         defer { unclaimedHeuristicFrame = savedClaim }
-        // Noted as a dispatch notes the struct it chose; forgotten with the rest if it does not claim.
-        if !notedTypes.isEmpty, notedTypes.indices.contains(Int(typeIndex)), notedTypes[Int(typeIndex)] {
-            _ = state.notedNodes.append(Int32(truncatingIfNeeded: state.nodeCount))
-        }
+        // Forgotten with the rest if the heuristic does not claim the payload.
+        noteIfNoted(typeIndex)
         do {
             return try parseValue(typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         } catch {

@@ -255,60 +255,14 @@ package struct SummarySegment: Sendable {
     /// The format's tokens. Inside an optional group, a `}` outside a placeholder closes the group;
     /// a `{?` inside a group is a placeholder named `?…` (which no field is: the checker reports it).
     static func tokens(_ format: String) -> [Token] {
-        // Formats are ASCII but for the odd symbol: then a byte is a character, and the bytes are
-        // walked instead of the characters (grapheme breaking made this most of a load's time).
-        if format.utf8.allSatisfy({ $0 < 0x80 }) { return asciiTokens(format) }
-        var tokens: [Token] = []
-        var inGroup = false
-        var literalStart = format.startIndex
-        var index = format.startIndex
-        var offset = 0
-        func flush(_ end: String.Index) {
-            if literalStart < end { tokens.append(.literal(format[literalStart..<end])) }
-        }
-        while index < format.endIndex {
-            let character = format[index]
-            if character == "{" {
-                flush(index)
-                let next = format.index(after: index)
-                if !inGroup, next < format.endIndex, format[next] == "?" {
-                    tokens.append(.groupOpen(offset: offset))
-                    inGroup = true
-                    index = format.index(after: next)
-                    offset += 2
-                    literalStart = index
-                    continue
-                }
-                guard let close = format[next...].firstIndex(of: "}") else {
-                    tokens.append(.unterminatedPlaceholder(offset: offset))
-                    return tokens
-                }
-                let placeholder = format[next..<close]
-                tokens.append(.placeholder(placeholder, offset: offset))
-                offset += placeholder.count + 2
-                index = format.index(after: close)
-                literalStart = index
-                continue
-            }
-            if character == "}", inGroup {
-                flush(index)
-                tokens.append(.groupClose(offset: offset))
-                inGroup = false
-                index = format.index(after: index)
-                offset += 1
-                literalStart = index
-                continue
-            }
-            index = format.index(after: index)
-            offset += 1
-        }
-        flush(format.endIndex)
-        return tokens
-    }
-
-    /// ``tokens(_:)`` of an ASCII format, whose offsets in bytes are offsets in characters.
-    private static func asciiTokens(_ format: String) -> [Token] {
+        // The braces and `?` are ASCII, so the bytes are walked rather than the characters
+        // (grapheme breaking made this most of a load's time); offsets count characters, which
+        // in an ASCII format are its bytes.
         let bytes = format.utf8
+        let isASCII = bytes.allSatisfy { $0 < 0x80 }
+        func offset(_ index: String.Index) -> Int {
+            isASCII ? bytes.distance(from: bytes.startIndex, to: index) : format.distance(from: format.startIndex, to: index)
+        }
         var tokens: [Token] = []
         var inGroup = false
         var literalStart = bytes.startIndex
@@ -316,7 +270,6 @@ package struct SummarySegment: Sendable {
         func flush(_ end: String.Index) {
             if literalStart < end { tokens.append(.literal(format[literalStart..<end])) }
         }
-        func offset(_ index: String.Index) -> Int { bytes.distance(from: bytes.startIndex, to: index) }
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "{") {

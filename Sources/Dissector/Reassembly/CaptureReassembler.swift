@@ -334,8 +334,8 @@ package final class CaptureReassembler {
     /// Folds a flow's counters into the totals when it ends.
     private func retire(_ flow: inout Flow) {
         if flow.isHeuristic { heuristicFlows -= 1 }
-        for direction in 0..<2 {
-            statistics.conflictingBytes += flow.streams[direction].statistics.conflictingBytes
+        for stream in flow.streams {
+            statistics.conflictingBytes += stream.statistics.conflictingBytes
         }
         heldBytes -= flow.held
         flow.held = 0

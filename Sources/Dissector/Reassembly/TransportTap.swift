@@ -173,33 +173,32 @@ package final class TransportTapper: Sendable {
     /// What frames' walks noted, kept after the walks until their taps are read
     /// (``taps(of:bytes:_:)``). Filled a frame at a time by ``note(_:tag:into:)``.
     package struct NotedLayers {
-        fileprivate struct Frame {
-            var tag: Int
-            /// The end of the frame's structs in `structs`.
-            var end: Int
+        fileprivate enum Layers {
             /// A fragment, read at once: it takes the walk's fields.
-            var fragment: IPFragmentTap?
+            case fragment(IPFragmentTap)
+            /// A segment's TCP header, the IP header above it, and the framed struct its payload
+            /// was dispatched to (-1: none), read later from the frame's bytes.
+            case segment(tcp: NotedStruct, ip: NotedStruct, framedStructID: Int)
         }
 
-        fileprivate var structs: [NotedStruct] = []
-        fileprivate var frames: [Frame] = []
+        fileprivate var frames: [(tag: Int, layers: Layers)] = []
 
         package init() {}
 
         package var isEmpty: Bool { frames.isEmpty }
 
         package mutating func removeAll() {
-            structs.removeAll(keepingCapacity: true)
             frames.removeAll(keepingCapacity: true)
         }
     }
 
-    /// The first half of tapping, while `dissection` is valid: keeps the IP and TCP layers its
-    /// walk noted, under `tag`; a fragment is read now, from the walk's fields. Returns whether
-    /// the frame was kept (it holds a fragment, or a segment with a payload or a SYN, FIN or RST).
-    /// The rest, reading each segment's header from its
-    /// bytes, waits for ``taps(of:bytes:_:)``: done for a whole share of frames at once, it stays
-    /// out of the way of the interpreter's code between two walks.
+    /// The first half of tapping, while `dissection` is valid: finds, among the layers its walk
+    /// noted, the first fragment, else the first TCP header below an IP header, and keeps it under
+    /// `tag`. A fragment is read now, from the walk's fields; a segment's header waits for
+    /// ``taps(of:bytes:_:)``, done for a whole share of frames at once, out of the way of the
+    /// interpreter's code between two walks. Returns whether the frame was kept: a bare
+    /// acknowledgment (no payload, no SYN, FIN or RST; most segments) is told now from two bytes of
+    /// its header, while they are in cache, and is not.
     @discardableResult
     package func note(_ dissection: Dissection, tag: Int, into layers: inout NotedLayers) -> Bool {
         let count = dissection.notedStructCount
@@ -208,27 +207,30 @@ package final class TransportTapper: Sendable {
         let ipv6ID = Int32(truncatingIfNeeded: ipv6.structID)
         let tcpID = Int32(truncatingIfNeeded: tcp.structID)
         let fragmentID = Int32(truncatingIfNeeded: ipv6Fragment.structID)
-        // Whether an IP header came before the first TCP header, and whether that segment is worth
-        // reading later: most are bare acknowledgments (no payload, no SYN, FIN or RST), told now
-        // from two bytes of the header, while they are in cache, and not kept. The layers are
-        // looked at in place and kept only then.
-        var sawIP = false
+        var ip: NotedStruct?
+        var segment: (tcp: NotedStruct, ip: NotedStruct)?
         var sawTCP = false
-        var keepsSegment = false
+        var framedStructID = -1
         for position in 0..<count {
             guard let noted = dissection.notedStruct(at: position) else { continue }
             if noted.structID == tcpID, !sawTCP {
                 sawTCP = true
                 let header = noted.byteOffset
-                if segments, sawIP, noted.bitStart & 7 == 0, header >= 0, header + 14 <= dissection.bytes.count {
-                    let payloadStart = header + Int(dissection.bytes[header + 12] >> 4) * 4
-                    keepsSegment = payloadStart < min(noted.byteEnd, dissection.bytes.count) || dissection.bytes[header + 13] & 0x07 != 0
-                }
+                guard segments, let above = ip, noted.bitStart & 7 == 0, header >= 0, header + 14 <= dissection.bytes.count
+                else { continue }
+                let payloadStart = header + Int(dissection.bytes[header + 12] >> 4) * 4
+                let flags = dissection.bytes[header + 13]
+                if payloadStart < min(noted.byteEnd, dissection.bytes.count) || flags & 0x07 != 0 { segment = (noted, above) }
                 continue
             }
-            if noted.structID == ipv6ID { sawIP = true }
+            // The struct the segment's payload was dispatched to: a framed one, the TCP header's child.
+            if let tcp = segment?.tcp, framedStructID < 0, noted.parent == tcp.node,
+               framed.indices.contains(Int(noted.structID)), framed[Int(noted.structID)] {
+                framedStructID = Int(noted.structID)
+            }
+            if noted.structID == ipv6ID { ip = noted }
             if noted.structID == ipv4ID {
-                sawIP = true
+                ip = noted
                 // The flags and fragment offset share bytes 6-7 of the header: a whole datagram
                 // (MF clear, offset 0) is told at once, without looking its fields up.
                 let header = noted.byteOffset
@@ -239,59 +241,27 @@ package final class TransportTapper: Sendable {
             }
             // A fragment's TCP header (the first fragment's) is the datagram's, not a segment.
             if let fragment = fragmentTap(dissection, Int(noted.node)) {
-                layers.frames.append(NotedLayers.Frame(tag: tag, end: layers.structs.count, fragment: fragment))
+                layers.frames.append((tag, .fragment(fragment)))
                 return true
             }
         }
-        guard keepsSegment else { return false }
-        dissection.appendNotedStructs(to: &layers.structs)
-        layers.frames.append(NotedLayers.Frame(tag: tag, end: layers.structs.count, fragment: nil))
+        guard let segment else { return false }
+        layers.frames.append((tag, .segment(tcp: segment.tcp, ip: segment.ip, framedStructID: framedStructID)))
         return true
     }
 
-    /// The second half of tapping: calls `body` with the tag and tap of each frame in `layers`
-    /// that holds a TCP segment or IP fragment, in order. `bytes` gives the bytes a frame's walk
-    /// read (nil: none, no tap).
+    /// The second half of tapping: calls `body` with the tag and tap of each frame in `layers`,
+    /// in order. `bytes` gives the bytes a frame's walk read (nil: none, no tap).
     package func taps(of layers: NotedLayers, bytes: (_ tag: Int) -> UnsafeBufferPointer<UInt8>?,
                       _ body: (_ tag: Int, _ tap: TransportTap) -> Void) {
-        let tcpID = Int32(truncatingIfNeeded: tcp.structID)
-        let ipv4ID = Int32(truncatingIfNeeded: ipv4.structID)
-        let ipv6ID = Int32(truncatingIfNeeded: ipv6.structID)
-        var start = 0
-        for frame in layers.frames {
-            defer { start = frame.end }
-            if let fragment = frame.fragment {
-                body(frame.tag, .fragment(fragment))
-                continue
-            }
-            guard segments else { continue }
-            // The first TCP header, below the IP header that came last before it.
-            var ip = -1
-            var segment = -1
-            for index in start..<frame.end {
-                let id = layers.structs[index].structID
-                if id == ipv4ID || id == ipv6ID {
-                    ip = index
-                } else if id == tcpID {
-                    segment = index
-                    break
-                }
-            }
-            guard segment >= 0, ip >= 0, let frameBytes = bytes(frame.tag) else { continue }
-            // The struct the segment's payload was dispatched to: a framed one the walk noted
-            // as the TCP header's child.
-            var framedStructID = -1
-            let tcpNode = layers.structs[segment].node
-            for index in (segment + 1)..<frame.end where layers.structs[index].parent == tcpNode {
-                let id = Int(layers.structs[index].structID)
-                if framed.indices.contains(id), framed[id] {
-                    framedStructID = id
-                    break
-                }
-            }
-            if let tap = segmentTap(layers.structs[segment], ip: layers.structs[ip], framedStructID: framedStructID,
-                                    bytes: frameBytes) {
-                body(frame.tag, .tcp(tap))
+        for (tag, frameLayers) in layers.frames {
+            switch frameLayers {
+            case .fragment(let fragment):
+                body(tag, .fragment(fragment))
+            case .segment(let tcp, let ip, let framedStructID):
+                guard let frameBytes = bytes(tag),
+                      let tap = segmentTap(tcp, ip: ip, framedStructID: framedStructID, bytes: frameBytes) else { continue }
+                body(tag, .tcp(tap))
             }
         }
     }
