@@ -329,18 +329,10 @@ package final class TransportTapper: Sendable {
         return bytes.count == 4 || bytes.count == 16 ? bytes : nil
     }
 
+    /// An address's 4 or 16 bytes (``addressBytes(_:_:_:)``) as an ``Endpoint`` with port 0.
     private func endpoint(_ bytes: ArraySlice<UInt8>) -> Endpoint {
-        let (high, low) = packed(bytes)
+        let (high, low) = bytes.withUnsafeBufferPointer { packed($0, from: 0, count: $0.count) }
         return Endpoint(high: high, low: low, port: 0)
-    }
-
-    private func packed(_ bytes: ArraySlice<UInt8>) -> (high: UInt64, low: UInt64) {
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        for (position, byte) in bytes.enumerated() {
-            if position < bytes.count - 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
-        }
-        return (high, low)
     }
 
     private func fragmentTap(_ dissection: Dissection, _ node: Int) -> IPFragmentTap? {
