@@ -41,7 +41,7 @@ struct SchemaCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the structs that can be a --root, and every dispatch table with who registered each entry.",
+            abstract: "List the structs that can be a --root, and every dispatch table with who registered each entry; or, with --fields, every filter name.",
             discussion: """
                 Structs: name, protocol name, link types, file. Dispatch tables: each key (or range) \
                 with the struct it selects and the file:line that registered it, in the order a key \
@@ -52,8 +52,18 @@ struct SchemaCommand: ParsableCommand {
 
         @OptionGroup var schemas: SchemaOptions
 
+        @Flag(help: ArgumentHelp(
+            "List every filter name instead, as tshark -G fields does: one line each, tab-separated: the name, what it holds (u16, an enum's name, string, ipv4, struct, ...), and its protocol layer.",
+            discussion: "The names -f json and -f fields show, the ones a Wireshark user types: tshark's wherever tshark has the field."))
+        var fields = false
+
         func run() throws {
             let schema = try schemas.load()
+            if fields {
+                let lines = schema.filterFields.map { "\($0.name)\t\($0.type)\t\($0.layer)\n" }
+                try StandardStream.output.write(lines.joined())
+                return
+            }
             var lines: [String] = []
             for structure in schema.structs.sorted(by: { $0.name < $1.name }) {
                 var line = structure.name

@@ -41,8 +41,11 @@ struct ViewOptions: ParsableArguments {
           help: "Show the link layer (Ethernet addresses, VLAN tags) and the frame's length in one-line summaries, as tcpdump's -e.")
     var linkLayer = false
 
+    @Flag(help: "Show the values a schema computes for its own working (`hidden let`: a heuristic's tests, a summary's labels) beside the protocol's fields, in every view. Off by default: the views show only what the protocol defines.")
+    var showHidden = false
+
     var renderOptions: RenderOptions {
-        RenderOptions(color: useColor, width: width ?? terminalWidth ?? 120, showsLinkLayer: linkLayer)
+        RenderOptions(color: useColor, width: width ?? terminalWidth ?? 120, showsLinkLayer: linkLayer, showsHidden: showHidden)
     }
 
     /// The views' symbols in the locale's character set; JSON is UTF-8 whatever the locale.

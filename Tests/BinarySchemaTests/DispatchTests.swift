@@ -6,20 +6,6 @@ import Testing
 /// Open dispatch: tables declared once, registrations from any file, lookup order, heuristics,
 /// tunnels back into a lower layer, and the checker's errors for each misuse.
 @Suite struct DispatchTests {
-    /// Writes `files` (name → text) into a fresh directory and loads them with the bundled schemas.
-    private func loadWithBundled(_ files: [String: String]) throws -> Schema {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dispatch-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var paths = [repositoryRoot.appendingPathComponent("Schemas").path]
-        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
-            let url = directory.appendingPathComponent(name)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-            paths.append(url.path)
-        }
-        return try SchemaLoader.load(paths: paths, importDirectories: [repositoryRoot.appendingPathComponent("Schemas").path])
-    }
-
     /// The diagnostics of loading `files` with the bundled schemas, which must fail.
     private func errors(_ files: [String: String]) -> [Diagnostic] {
         do {
@@ -32,11 +18,6 @@ import Testing
             Issue.record("unexpected error \(error)")
             return []
         }
-    }
-
-    private func dissectFrame(_ schema: Schema, _ bytes: [UInt8]) throws -> Dissection {
-        var interpreter = Interpreter(schema: schema)
-        return interpreter.dissect(bytes, root: try #require(schema.structType(named: "Ethernet")))
     }
 
     /// Ethernet, IPv4 and UDP headers around `payload`.
@@ -344,7 +325,7 @@ import Testing
             "the range 5...2 is empty: write the lower key first",
             "a registration selects a struct; 'Kind' is not one",
             "unknown struct 'Nowhere'",
-            "heuristic 'Main' has no constraint to claim a payload with: give a field of it an '== value' or an @assert",
+            "heuristic 'Main' has no constraint to claim a payload with: give it a @requires, or a field of it an '== value' or an @assert",
             "no dispatch table 'missing' (tables: bad, small)",
             "'dispatch small' needs at least one key, as in dispatch small(type)",
             "a key of table 'small' is integer, not bool",

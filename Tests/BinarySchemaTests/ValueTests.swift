@@ -57,7 +57,7 @@ import Testing
         #expect(row.hasSuffix("Main.length.value    [2]"), "\(row)")
         #expect(row.hasPrefix("        "), "no offset and no bytes: \(row)")
         let json = JSONRenderer().render(message)
-        #expect(json.contains(#"{"path":"Main.length.value","name":"value","parent":1,"kind":"integer","offset":1,"length":0,"derived":true,"value":2,"display":"2"}"#),
+        #expect(json.contains(#"{"path":"Main.length.value","name":"value","filter":"Main.length.value","parent":1,"kind":"integer","offset":1,"length":0,"derived":true,"value":2,"display":"2"}"#),
                 "\(json)")
     }
 
@@ -168,7 +168,7 @@ import Testing
         #expect(found.map { "\($0.location.line):\($0.location.column) \($0.kind) \($0.message)" } == [
             "4:11 typeMismatch 'x' is struct Inner, not a number; use len(x) for its length or one of its fields",
             "5:15 useBeforeDefinition field 'later' is used before its definition in 'Main'",
-            "7:17 invalidValue '@flag' does not apply to a computed value (known: @hex, @dec, @bin, @display)",
+            "7:17 invalidValue '@flag' does not apply to a computed value (known: @hex, @dec, @bin, @display, @name)",
             "8:22 invalidValue '@hex' does nothing on a bool",
         ])
     }
@@ -263,7 +263,9 @@ import Testing
         #expect(try result.int("Main.opt.extra") == 0xDD)
         #expect(try result.at("Main.more[1].data").byteOffset == 7)
         #expect(result.node(at: "Main.more[1].extra") == nil)
-        let tree = TreeRenderer().render(result)
+        // What the user passed is shown where it was read: a view shows it here only when asked.
+        #expect(!TreeRenderer().render(result).contains("[length: 5]"))
+        let tree = TreeRenderer(options: RenderOptions(showsHidden: true)).render(result)
         #expect(tree.contains("\n        [length: 5]\n        [kind: long (2)]\n        [big: true]\n"), "\(tree)")
         // A root has nothing to pass: the walk stops at the first parameter, located.
         let root = try dissect(Self.parameters, [1, 2, 3], root: "Option")

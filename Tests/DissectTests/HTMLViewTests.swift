@@ -73,7 +73,8 @@ import Testing
                 if reference["error"] == nil && reference["cut"] == nil {
                     #expect(field[5] as? String == reference["display"] as? String)
                 }
-                #expect((field.count > 6 ? field[6] as? Int : nil) == reference["bit_offset"] as? Int)
+                #expect(field[6] as? String == reference["filter"] as? String)
+                #expect((field.count > 7 ? field[7] as? Int : nil) == reference["bit_offset"] as? Int)
             }
             // The bytes each field's raw came from.
             let bytes = try #require(line["bytes"] as? String)

@@ -273,7 +273,7 @@ func sample(_ name: String, root: String = "Ethernet") throws -> Dissection {
         let fields = FieldRowsRenderer().render(dissection)
         #expect(fields.contains(#/dns\.questions +2 elements/#), "\(fields)")
         let json = JSONRenderer().render(dissection)
-        #expect(json.contains(#""path":"dns.questions","name":"questions","parent":0,"kind":"array","offset":12,"length":17,"value":2,"display":"2 elements""#),
+        #expect(json.contains(#""path":"dns.questions","name":"questions","filter":"dns.questions","parent":0,"kind":"array","offset":12,"length":17,"value":2,"display":"2 elements""#),
                 "\(json)")
     }
 

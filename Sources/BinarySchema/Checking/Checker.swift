@@ -113,11 +113,11 @@ struct Checker {
                             continue
                         }
                         let syntax = structSyntax[structID].syntax
-                        let constrained = syntax.fields.contains { field in
+                        let constrained = syntax.attributes.contains { $0.name == "requires" } || syntax.fields.contains { field in
                             field.expectedValue != nil || field.attributes.contains { $0.name == "assert" }
                         }
                         if !constrained {
-                            report(.invalidValue, "heuristic '\(entry.target)' has no constraint to claim a payload with: give a field of it an '== value' or an @assert",
+                            report(.invalidValue, "heuristic '\(entry.target)' has no constraint to claim a payload with: give it a @requires, or a field of it an '== value' or an @assert",
                                    at: entry.targetLocation)
                             continue
                         }
@@ -426,8 +426,11 @@ struct Checker {
         var summaryFormat: String?
         var label: String?
         var pduAttribute: AttributeSyntax?
+        var requiresAttributes: [AttributeSyntax] = []
         for attribute in syntax.attributes {
             switch attribute.name {
+            case "requires":
+                requiresAttributes.append(attribute)
             case "protocol":
                 if attribute.arguments.count == 1, case .string(let text, _) = attribute.arguments[0], !text.isEmpty {
                     // It starts field paths and is written unescaped into JSON: a plain name only.
@@ -501,7 +504,7 @@ struct Checker {
                 }
             default:
                 report(.invalidValue,
-                       "unknown struct attribute '@\(attribute.name)' (known: @protocol, @linktype, @link, @offset_base, @summary, @label, @pdu)",
+                       "unknown struct attribute '@\(attribute.name)' (known: @protocol, @linktype, @link, @offset_base, @summary, @label, @pdu, @requires)",
                        at: attribute.location)
             }
         }
@@ -526,9 +529,17 @@ struct Checker {
             scope.defined[parameter.name] = (index, kind.valueType)
             let field = Field(id: fields.count, name: parameter.name, structID: id, slot: index,
                               type: .parameter(index: index, isBoolean: kind.isBoolean, enumID: kind.enumID), condition: nil,
-                              constraints: [], size: nil, display: .automatic, displayFormat: nil, location: parameter.location)
+                              constraints: [], size: nil, display: .automatic, displayFormat: nil, location: parameter.location,
+                              // What the user of the struct passed, shown where it was read: hidden here.
+                              isHidden: true)
             structFields.append(field)
             fields.append(field)
+        }
+        // Checked before the first field is read: they see the parameters, the enclosing structs and
+        // the bytes ahead (`peek`, `remaining()`), not the struct's own fields.
+        let requirements = requiresAttributes.compactMap { attribute in
+            singleExpression(attribute, scope: scope, expecting: .boolean, role: "a @requires condition",
+                             usage: "@requires takes one bool expression, checked before the struct's first field is read")
         }
         for (position, fieldSyntax) in syntax.fields.enumerated() {
             let slot = position + syntax.parameters.count
@@ -543,7 +554,7 @@ struct Checker {
         let pduFraming = pduAttribute.flatMap { checkPDUFraming($0, file: file) }
         return StructType(id: id, name: syntax.name, protocolAbbreviation: protocolAbbreviation, label: label, linkTypes: linkTypes,
                           isOffsetBase: isOffsetBase, isLinkLayer: isLinkLayer, summaryFormat: summaryFormat, fields: structFields,
-                          location: syntax.location, pduFraming: pduFraming)
+                          location: syntax.location, pduFraming: pduFraming, requirements: requirements)
     }
 
     // MARK: - PDU framing
@@ -759,8 +770,11 @@ struct Checker {
         var textAttributes: [AttributeSyntax] = []
         fieldEncoding = .utf8
         var checksumAttribute: AttributeSyntax?
+        var filterNaming: FilterNaming?
         for attribute in syntax.attributes {
             switch attribute.name {
+            case "name":
+                filterNaming = checkFilterName(attribute)
             case "encoding":
                 textAttributes.append(attribute)
                 if attribute.arguments.count == 1, case .string(let name, let location) = attribute.arguments[0] {
@@ -812,7 +826,7 @@ struct Checker {
                 }
             default:
                 report(.invalidValue,
-                       "unknown field attribute '@\(attribute.name)' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @text, @encoding, @display, @assert, @little_endian, @at, @align, @checksum)",
+                       "unknown field attribute '@\(attribute.name)' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @text, @encoding, @display, @assert, @little_endian, @at, @align, @checksum, @name)",
                        at: attribute.location)
             }
         }
@@ -863,7 +877,29 @@ struct Checker {
         return Field(id: fields.count, name: syntax.name, structID: scope.structID, slot: slot, type: type,
                      condition: condition, constraints: constraints, size: size, display: display,
                      displayFormat: displayFormat, location: syntax.location, littleEndianCondition: littleEndian,
-                     position: position, alignment: alignment, checksum: checksum)
+                     position: position, alignment: alignment, checksum: checksum, filterNaming: filterNaming)
+    }
+
+    /// `@name("srcport")`, `@name("tls.handshake.extensions_server_name")` or `@name("")`: how a field
+    /// names itself for filters (a segment, a whole name, or none of its own).
+    private mutating func checkFilterName(_ attribute: AttributeSyntax) -> FilterNaming? {
+        guard attribute.arguments.count == 1, case .string(let text, let location) = attribute.arguments[0] else {
+            report(.invalidValue, "@name takes one string: the field's filter name segment (\"srcport\"), a whole filter name "
+                   + "(\"tcp.srcport\"), or \"\" for none of its own", at: attribute.location)
+            return nil
+        }
+        if text.isEmpty { return .transparent }
+        let valid = text.utf8.allSatisfy { byte in
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard valid, !parts.contains(where: \.isEmpty) else {
+            report(.invalidValue, "@name '\(text)' is not a filter name: letters, digits, '_' and '-', in parts joined by single dots",
+                   at: location)
+            return nil
+        }
+        return parts.count > 1 ? .absolute(text) : .segment(text)
     }
 
     /// The program of an attribute that takes one expression (`@size(n)`, `@at(offset)`), or nil
@@ -907,6 +943,7 @@ struct Checker {
         let valueType = shallowFields[scope.structID][slot].type
         var display = DisplayHint.automatic
         var displayFormat: (format: String, arguments: [Program])?
+        var filterNaming: FilterNaming?
         var program: Program?
         var builder = ProgramBuilder()
         let errorsBefore = diagnostics.count
@@ -935,8 +972,10 @@ struct Checker {
                 display = Self.displayHints[attribute.name] ?? .automatic
             case "display":
                 if let checked = checkDisplay(attribute, scope: scope) { displayFormat = checked }
+            case "name":
+                filterNaming = checkFilterName(attribute)
             default:
-                report(.invalidValue, "'@\(attribute.name)' does not apply to a computed value (known: @hex, @dec, @bin, @display)",
+                report(.invalidValue, "'@\(attribute.name)' does not apply to a computed value (known: @hex, @dec, @bin, @display, @name)",
                        at: attribute.location)
             }
         }
@@ -944,7 +983,7 @@ struct Checker {
                                       isBoolean: valueType == .boolean)
         return Field(id: fields.count, name: syntax.name, structID: scope.structID, slot: slot, type: type,
                      condition: nil, constraints: [], size: nil, display: display, displayFormat: displayFormat,
-                     location: syntax.location)
+                     location: syntax.location, isHidden: syntax.isHidden, filterNaming: filterNaming)
     }
 
     /// Whether a display hint changes how a value of `type` is shown (by the views' rules):

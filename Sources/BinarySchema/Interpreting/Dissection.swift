@@ -512,6 +512,37 @@ public struct Dissection {
         return path
     }
 
+    /// The node's filter name, the name a Wireshark user types in a filter (`tcp.srcport`,
+    /// `tls.handshake.extensions_server_name`): no array indices, and the names the schema gives
+    /// with `@name` (see ``FilterNaming``). Every element of an array has its array's name.
+    public func filterName(of index: Int) -> String {
+        var segments: [String] = []
+        var current = index
+        var previous = Int.max
+        // Parents come before their children: a link that does not is not followed.
+        while current >= 0, current < previous, current < nodes.count {
+            let node = nodes[current]
+            if let abbreviation = structType(of: current)?.protocolAbbreviation {
+                segments.append(abbreviation)
+                break
+            }
+            if node.parent < 0 {
+                segments.append(name(of: current))
+                break
+            }
+            if node.arrayIndex < 0, schema.fields.indices.contains(Int(node.fieldID)) {
+                switch schema.fields[Int(node.fieldID)].filterNaming {
+                case .segment(let segment): segments.append(segment)
+                case .absolute(let whole): return ([whole] + segments.reversed()).joined(separator: ".")
+                case .transparent: break
+                }
+            }
+            previous = current
+            current = Int(node.parent)
+        }
+        return segments.reversed().joined(separator: ".")
+    }
+
     /// The index of the first node whose path is `path`, if any.
     public func node(at path: String) -> Int? {
         nodes.indices.first { self.path(of: $0) == path }

@@ -13,6 +13,11 @@ final class ExecutionPlan: @unchecked Sendable {
         /// Index among the struct's fields of the last one with a constraint, or -1: a heuristic
         /// attempt at this struct claims its payload once that field's constraints hold.
         var lastConstrainedField: Int32
+        /// `@requires` programs: `constraints[requirementStart..<requirementStart + requirementCount]`.
+        var requirementStart: Int32 = 0
+        var requirementCount: Int32 = 0
+        /// Parameters: the struct's first fields.
+        var parameterCount: Int32 = 0
     }
 
     struct FieldEntry {
@@ -208,9 +213,13 @@ final class ExecutionPlan: @unchecked Sendable {
         for table in tables { builder.lower(table) }
         for structure in structTypes {
             let lastConstrained = structure.fields.lastIndex { !$0.constraints.isEmpty }.map(Int32.init) ?? -1
+            let requirementStart = Int32(builder.constraints.count)
+            builder.constraints.append(contentsOf: structure.requirements.map { builder.program($0) })
             structs.append(StructEntry(fieldStart: Int32(builder.fields.count), fieldCount: Int32(structure.fields.count),
                                        isOffsetBase: structure.isOffsetBase,
-                                       lastConstrainedField: lastConstrained))
+                                       lastConstrainedField: lastConstrained, requirementStart: requirementStart,
+                                       requirementCount: Int32(structure.requirements.count),
+                                       parameterCount: Int32(structure.fields.prefix { $0.isParameter }.count)))
             // Reserve the struct's field rows first so they stay contiguous while their types are lowered.
             let start = builder.fields.count
             builder.fields.append(contentsOf: repeatElement(

@@ -228,7 +228,11 @@ public struct Interpreter {
         }
         var fieldIndex = structure.fieldStart
         let fieldEnd = structure.fieldStart + structure.fieldCount
+        // `@requires` holds once the parameters (the first fields) have their values.
+        let requirementsAt = structure.requirementCount > 0 ? structure.fieldStart + structure.parameterCount : -1
+        if requirementsAt == fieldEnd { try checkRequirements(structure, node: nodeIndex, frame: frameIndex) }
         while fieldIndex < fieldEnd {
+            if fieldIndex == requirementsAt { try checkRequirements(structure, node: nodeIndex, frame: frameIndex) }
             let field = plan.fields[fieldIndex]
             fieldIndex += 1
             let node: Int32
@@ -258,6 +262,21 @@ public struct Interpreter {
             }
         }
         return nodeIndex
+    }
+
+    /// A struct's `@requires` conditions, before its first field: one that fails stops the walk at
+    /// the struct. A heuristic whose only constraints they are claims its payload once they hold.
+    @inline(never)
+    private mutating func checkRequirements(_ structure: ExecutionPlan.StructEntry, node: Int32, frame: Int32) throws(Stop) {
+        var requirement = structure.requirementStart
+        while requirement < structure.requirementStart + structure.requirementCount {
+            let program = plan.constraints[requirement]
+            if try evaluate(program, for: node) == 0 {
+                throw failure(at: node, .constraintViolated(expression: plan.programTexts[Int(program)]))
+            }
+            requirement += 1
+        }
+        if frame == unclaimedHeuristicFrame, structure.lastConstrainedField < 0 { unclaimedHeuristicFrame = -1 }
     }
 
     @inline(__always)

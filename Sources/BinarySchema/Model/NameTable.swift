@@ -11,6 +11,18 @@ package final class NameTable: @unchecked Sendable {
     @usableFromInline let fieldDisplay: Table<DisplayHint>
     /// Per struct: whether it is a link-layer header (`@link`).
     @usableFromInline let linkLayers: Table<Bool>
+    /// Per field: whether it is a `hidden let`, which views leave out unless asked.
+    @usableFromInline let hiddenFields: Table<Bool>
+    /// Per field: how it names itself for filters, and the bounds in `text` of its segment or whole name.
+    @usableFromInline let filterNamings: Table<FilterNamingEntry>
+
+    /// ``FilterNaming`` as plain values.
+    package struct FilterNamingEntry {
+        package enum Kind: UInt8 { case segment, absolute, transparent }
+        package let kind: Kind
+        package let start: Int32
+        package let end: Int32
+    }
     @usableFromInline let fieldCount: Int
     @usableFromInline let structCount: Int
     /// Every enum's cases sorted by value (the first name of a value), as value and name bounds
@@ -51,14 +63,16 @@ package final class NameTable: @unchecked Sendable {
 
     /// ``SummarySegment/Form`` without its payload.
     package enum Form: UInt8 {
-        case value, length, nonzero, zero, lengthNonzero, lengthZero, letters, range
+        case value, length, nonzero, zero, lengthNonzero, lengthZero, letters, range, count
 
         /// A test: it writes nothing, and decides whether its optional group shows.
         package var isTest: Bool { self == .nonzero || self == .zero || self == .lengthNonzero || self == .lengthZero }
     }
 
-    /// A path step: an array element (`position` >= 0) or a field by name.
+    /// A path step: an array element (`position` >= 0), any element (``anyElement``: the first
+    /// for which the rest of the path is present) or a field by name (`position` -1).
     package struct SummaryStepEntry {
+        package static let anyElement: Int32 = -2
         package let position: Int32
         package let nameStart: Int32
         package let nameEnd: Int32
@@ -120,6 +134,8 @@ package final class NameTable: @unchecked Sendable {
                     switch step {
                     case .element(let position):
                         steps.append(SummaryStepEntry(position: Int32(clamping: position), nameStart: 0, nameEnd: 0))
+                    case .anyElement:
+                        steps.append(SummaryStepEntry(position: SummaryStepEntry.anyElement, nameStart: 0, nameEnd: 0))
                     case .field(let name):
                         let (start, end) = append(name)
                         steps.append(SummaryStepEntry(position: -1, nameStart: start, nameEnd: end))
@@ -134,6 +150,7 @@ package final class NameTable: @unchecked Sendable {
                 case .zero: form = .zero
                 case .lengthNonzero: form = .lengthNonzero
                 case .lengthZero: form = .lengthZero
+                case .count: form = .count
                 case .letters:
                     form = .letters
                     let pairs = segment.letterPairs
@@ -150,6 +167,8 @@ package final class NameTable: @unchecked Sendable {
                         switch step {
                         case .element(let position):
                             steps.append(SummaryStepEntry(position: Int32(clamping: position), nameStart: 0, nameEnd: 0))
+                        case .anyElement:
+                            steps.append(SummaryStepEntry(position: SummaryStepEntry.anyElement, nameStart: 0, nameEnd: 0))
                         case .field(let name):
                             let (start, end) = append(name)
                             steps.append(SummaryStepEntry(position: -1, nameStart: start, nameEnd: end))
@@ -180,10 +199,39 @@ package final class NameTable: @unchecked Sendable {
         pieceStarts.append(Int32(truncatingIfNeeded: pieces.count / 2))
         fieldPieceStarts = Table(pieceStarts)
         pieceBounds = Table(pieces)
+        let namings = fields.map { field -> FilterNamingEntry in
+            switch field.filterNaming {
+            case .segment(let segment):
+                let (start, end) = append(segment)
+                return FilterNamingEntry(kind: .segment, start: start, end: end)
+            case .absolute(let name):
+                let (start, end) = append(name)
+                return FilterNamingEntry(kind: .absolute, start: start, end: end)
+            case .transparent:
+                return FilterNamingEntry(kind: .transparent, start: 0, end: 0)
+            }
+        }
         text = Table(bytes)
         bounds = Table(pairs)
         fieldDisplay = Table(fields.map(\.display))
         linkLayers = Table(structs.map(\.isLinkLayer))
+        hiddenFields = Table(fields.map(\.isHidden))
+        filterNamings = Table(namings)
+    }
+
+    /// Whether field `id` is a `hidden let`; false for an ID out of range (a root struct's -1).
+    @inlinable
+    package func isHidden(field id: Int) -> Bool {
+        guard id >= 0, id < fieldCount else { return false }
+        return hiddenFields[id]
+    }
+
+    /// How field `id` names itself for filters, and its segment or whole name (empty when transparent);
+    /// nil for an ID out of range.
+    package func filterNaming(field id: Int) -> (kind: FilterNamingEntry.Kind, text: UnsafeBufferPointer<UInt8>)? {
+        guard id >= 0, id < fieldCount else { return nil }
+        let entry = filterNamings[id]
+        return (entry.kind, text.elements(Int(entry.start)..<Int(entry.end)))
     }
 
 
@@ -211,7 +259,7 @@ package final class NameTable: @unchecked Sendable {
 
     /// The text a step names (a field name, or a letter of a letters placeholder).
     package func text(of step: SummaryStepEntry) -> UnsafeBufferPointer<UInt8> {
-        guard step.position < 0 else { return text.elements(0..<0) }
+        guard step.position == -1 else { return text.elements(0..<0) }
         return text.elements(Int(step.nameStart)..<Int(step.nameEnd))
     }
 
@@ -224,6 +272,7 @@ package final class NameTable: @unchecked Sendable {
 
     /// Whether field `id` has the name a path step names.
     package func field(_ id: Int, isNamedAs step: SummaryStepEntry) -> Bool {
+        guard step.position == -1 else { return false }
         let stored = fieldName(id)
         let length = Int(step.nameEnd - step.nameStart)
         guard stored.count == length else { return false }

@@ -96,10 +96,15 @@ public final class StructType: Sendable {
     /// registration or heuristic names) are delimited in a reassembled byte stream; nil when the
     /// schema does not say.
     public let pduFraming: PDUFraming?
+    /// `@requires(condition)`: conditions checked before the first field is read; one that fails
+    /// stops the walk (a heuristic that has not claimed its payload gives it up).
+    package let requirements: [Program]
 
     init(id: Int, name: String, protocolAbbreviation: String?, label: String? = nil, linkTypes: [Int], isOffsetBase: Bool,
-         isLinkLayer: Bool = false, summaryFormat: String?, fields: [Field], location: SchemaLocation, pduFraming: PDUFraming? = nil) {
+         isLinkLayer: Bool = false, summaryFormat: String?, fields: [Field], location: SchemaLocation, pduFraming: PDUFraming? = nil,
+         requirements: [Program] = []) {
         self.pduFraming = pduFraming
+        self.requirements = requirements
         self.id = id
         self.name = name
         self.protocolAbbreviation = protocolAbbreviation
@@ -130,6 +135,8 @@ package struct SummarySegment: Sendable {
     package enum Step: Sendable, Hashable {
         case field(String)
         case element(Int)
+        /// `[*]`: the first element of the array for which the rest of the path is present.
+        case anyElement
     }
 
     /// How a placeholder shows its field.
@@ -151,6 +158,8 @@ package struct SummarySegment: Sendable {
         /// `{flags|fin:F syn:S ack:.}`: the letter of each 1-bit field (below the path) that is
         /// set, in the order written (``SummarySegment/letterPairs``), or `none` when none is.
         case letters
+        /// `{len(path)}`: the number of elements of an array, or of bytes of any other field.
+        case count
         /// `{seq:#payload}`: the number, then, when the second field (``SummarySegment/lengthPath``)
         /// has bytes, `:` and the number plus that length (modulo the number's width), as
         /// tcpdump's `seq 1000:1088`.
@@ -202,20 +211,29 @@ package struct SummarySegment: Sendable {
         var path: [Step] = []
         for part in text.split(separator: ".") {
             var name = part
-            var indices: [Int] = []
-            while let bracket = name.lastIndex(of: "["), name.hasSuffix("]"),
-                  let position = Int(name[name.index(after: bracket)..<name.index(before: name.endIndex)]) {
-                indices.insert(position, at: 0)
+            var indices: [Step] = []
+            while let bracket = name.lastIndex(of: "["), name.hasSuffix("]") {
+                let inside = name[name.index(after: bracket)..<name.index(before: name.endIndex)]
+                if inside == "*" {
+                    indices.insert(.anyElement, at: 0)
+                } else if let position = Int(inside) {
+                    indices.insert(.element(position), at: 0)
+                } else {
+                    break
+                }
                 name = name[..<bracket]
             }
             if !name.isEmpty { path.append(.field(String(name))) }
-            path += indices.map(Step.element)
+            path += indices
         }
         return path
     }
 
     /// A placeholder's path text and form: `#path`, `path?`, `path!`, `path|a:A b:B`, `path:#other`.
     static func form(of placeholder: Substring) -> Placeholder {
+        if placeholder.hasPrefix("len("), placeholder.hasSuffix(")") {
+            return Placeholder(path: placeholder.dropFirst(4).dropLast(), form: .count)
+        }
         if placeholder.hasPrefix("#") {
             if placeholder.hasSuffix("?") { return Placeholder(path: placeholder.dropFirst().dropLast(), form: .lengthNonzero) }
             if placeholder.hasSuffix("!") { return Placeholder(path: placeholder.dropFirst().dropLast(), form: .lengthZero) }
@@ -496,6 +514,19 @@ package final class SwitchType: Sendable {
     }
 }
 
+/// How a field names itself for display filters and field output: Wireshark's filter names
+/// (`tcp.srcport`, `dns.qry.name`) have no array indices and skip the structure a schema adds.
+public enum FilterNaming: Sendable, Hashable {
+    /// This segment after the filter name of what holds the field (`srcport` in `tcp.srcport`):
+    /// the field's own name unless `@name("srcport")` gives another.
+    case segment(String)
+    /// `@name("tls.handshake.extensions_server_name")`: the whole name, whatever holds the field.
+    case absolute(String)
+    /// `@name("")`: no segment of its own; the field and what it holds are named as if they were
+    /// in the struct that holds it (a message's `body`, a switch's chosen struct).
+    case transparent
+}
+
 /// One field of a struct after checking.
 public final class Field: Sendable {
     /// Index in ``Schema/fields``.
@@ -546,10 +577,18 @@ public final class Field: Sendable {
     /// `@checksum(...)`: the field holds a checksum of the bytes it names, verified after the walk.
     package let checksum: ChecksumSpec?
 
+    /// `hidden let`: a working value of the schema's own, which views leave out unless asked
+    /// (``isHidden`` fields still take part in expressions and summaries).
+    public let isHidden: Bool
+    /// How the field names itself for filters and field output (`tcp.srcport`), from its name or `@name`.
+    public let filterNaming: FilterNaming
+
     init(id: Int, name: String, structID: Int, slot: Int, type: FieldType, condition: Program?, constraints: [Program],
          size: Program?, display: DisplayHint, displayFormat: (format: String, arguments: [Program])?,
          location: SchemaLocation, littleEndianCondition: Program? = nil, position: Program? = nil, alignment: Int = 0,
-         checksum: ChecksumSpec? = nil) {
+         checksum: ChecksumSpec? = nil, isHidden: Bool = false, filterNaming: FilterNaming? = nil) {
+        self.isHidden = isHidden
+        self.filterNaming = filterNaming ?? .segment(name)
         self.littleEndianCondition = littleEndianCondition
         self.position = position
         self.alignment = alignment

@@ -111,6 +111,8 @@ struct FieldSyntax {
     let attributes: [AttributeSyntax]
     /// `let name = expr`: a computed value, which reads no bytes (``type`` is unused).
     var value: ExpressionSyntax? = nil
+    /// `hidden let name = expr`: a working value of the schema's own, left out of every view.
+    var isHidden = false
 }
 
 indirect enum TypeSyntax {

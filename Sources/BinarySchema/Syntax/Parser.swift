@@ -217,6 +217,15 @@ struct Parser {
     }
 
     private mutating func parseField() throws(Failure) -> FieldSyntax {
+        // `hidden let name = ...`: the schema's own working value, which no view shows unless asked.
+        var isHidden = false
+        if current.isKeyword("hidden"), position + 1 < tokens.count, tokens[position + 1].isKeyword("let") {
+            isHidden = true
+            advance()
+        } else if current.isKeyword("hidden"), position + 2 < tokens.count, tokens[position + 1].identifier != nil,
+                  tokens[position + 2].isSymbol(":") {
+            throw fail("only a computed value can be hidden ('hidden let name = …'): the bytes a field reads are always shown")
+        }
         if current.isKeyword("let"), position + 1 < tokens.count, tokens[position + 1].identifier != nil {
             let letToken = current
             advance()
@@ -227,7 +236,7 @@ struct Parser {
             let attributes = try parseAttributes()
             if current.isSymbol(",") || current.isSymbol(";") { advance() }
             return FieldSyntax(name: name, location: location(of: nameToken), type: .named("let", location(of: letToken)),
-                               expectedValue: nil, condition: nil, attributes: attributes, value: value)
+                               expectedValue: nil, condition: nil, attributes: attributes, value: value, isHidden: isHidden)
         }
         let nameToken = current
         let name = try expectIdentifier("a field name")

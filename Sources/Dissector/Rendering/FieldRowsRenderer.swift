@@ -37,11 +37,13 @@ public struct FieldRowsRenderer {
     }
 
     func render(_ dissection: Dissection, frame: FrameInfo, into sink: inout TextSink, scratch: RenderScratch) {
-        let layout = Layout(dissection, scratch: scratch)
+        let layout = Layout(dissection, showsHidden: options.showsHidden, scratch: scratch)
         let paths = PathTable(dissection, scratch: scratch)
+        let filters = FilterNameTable(dissection, scratch: scratch)
         defer {
             scratch.keep(layout)
             scratch.keep(paths)
+            scratch.keep(filters)
         }
         let style = Style(options)
         let errorNode = dissection.errorNode
@@ -63,7 +65,7 @@ public struct FieldRowsRenderer {
         var gaps = layout.gaps[...]
         var value = scratch.value
         var checksums = ValueWriter.ChecksumCursor(dissection)
-        for index in dissection.nodes.indices {
+        for index in dissection.nodes.indices where layout.shown.isShown(index) {
             let node = dissection.nodes[index]
             // Bytes no field claims before this node get their rows first.
             while let gap = gaps.first, gap.range.lowerBound < node.byteOffset {
@@ -96,6 +98,11 @@ public struct FieldRowsRenderer {
                     value.append(value.count == 0 ? "" as StaticString : "  (")
                     value.appendDecimal(node.bitWidth)
                     value.append(value.count == 0 ? " bits" as StaticString : " bits)")
+                }
+                // The name a filter takes, where it is not the path without its indices.
+                if isLeaf, !filters.isPath(paths, at: index) {
+                    value.append(" · " as StaticString)
+                    filters.write(index, into: &value)
                 }
             }
             // Bytes: shown for leaves, once per run (bit fields sharing bytes show them on the first row).

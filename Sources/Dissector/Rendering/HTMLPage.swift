@@ -274,7 +274,7 @@ function drawHex() {
 function label(p, i) {
   var x = p.fields[i], fl = x[2], path = p.paths[i];
   var loc = 'offset ' + x[3] + ', ' + x[4] + ' byte' + (x[4] === 1 ? '' : 's');
-  if (x.length > 6) loc = 'offset ' + x[3] + ', bits ' + x[6] + '\u2013' + (x[6] + x[7] - 1) + ' (' + x[7] + ' bit' + (x[7] === 1 ? '' : 's') + ')';
+  if (x.length > 7) loc = 'offset ' + x[3] + ', bits ' + x[7] + '\u2013' + (x[7] + x[8] - 1) + ' (' + x[8] + ' bit' + (x[8] === 1 ? '' : 's') + ')';
   var h;
   if (fl & 16) h = esc(x[5]) + ' <span class="p">(' + esc(x[0]) + '), ' + x[4] + ' bytes</span>';
   else h = esc(x[0]) + ((fl & 15) > 1 || x[5] ? ': ' + esc(x[5]) : '');
@@ -283,7 +283,7 @@ function label(p, i) {
   if (fl & 128 && p.cut) h = esc(x[0]) + ': [|' + esc(p.paths[i].split('.')[0]) + '] ' + esc(p.cut.message);
   if (fl & 256) h += ' <span class="bad">[bad checksum]</span>';
   if (fl & 32) h += ' <span class="p">(derived)</span>';
-  return { html: h, title: path + ' \u00b7 ' + loc };
+  return { html: h, title: path + (x[6] && x[6] !== path ? ' \u00b7 filter ' + x[6] : '') + ' \u00b7 ' + loc };
 }
 
 function drawTree() {
@@ -341,7 +341,7 @@ function selectField(i, reveal) {
   if (reveal) r.scrollIntoView({ block: 'nearest' });
   if (marked.length && hexSpans[marked[0]]) hexSpans[marked[0]].scrollIntoView({ block: 'nearest' });
   $('status').textContent = r.title;
-  if (x.length > 6) $('status').insertAdjacentHTML('beforeend', ' \u00b7 ' + bitStrip(marked, x[6], x[7]));
+  if (x.length > 7) $('status').insertAdjacentHTML('beforeend', ' \u00b7 ' + bitStrip(marked, x[7], x[8]));
 }
 
 // A bit field's bytes in binary, most significant bit first (as the tree's `.1.. ....`),

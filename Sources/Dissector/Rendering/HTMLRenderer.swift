@@ -66,7 +66,7 @@ public struct HTMLRenderer {
         sink.appendDecimal(dissection.bytes.count)
         sink.append(",\"original_length\":" as StaticString)
         sink.appendDecimal(frame.originalLength(of: dissection))
-        let layout = Layout(dissection, scratch: scratch)
+        let layout = Layout(dissection, showsHidden: options.showsHidden, scratch: scratch)
         defer { scratch.keep(layout) }
         let names = dissection.schema.names
         sink.append(",\"layers\":[" as StaticString)
@@ -81,8 +81,13 @@ public struct HTMLRenderer {
         }
         sink.append("],\"fields\":[" as StaticString)
         var checksums = ValueWriter.ChecksumCursor(dissection)
-        for index in dissection.nodes.indices {
-            if index > 0 { sink.append(byte: UInt8(ascii: ",")) }
+        let filters = FilterNameTable(dissection, scratch: scratch)
+        defer { scratch.keep(filters) }
+        let shown = layout.shown
+        var first = true
+        for index in dissection.nodes.indices where shown.isShown(index) {
+            if !first { sink.append(byte: UInt8(ascii: ",")) }
+            first = false
             let node = dissection.nodes[index]
             var flags = Self.kindCode(node.kind)
             sink.append("[\"" as StaticString)
@@ -100,7 +105,7 @@ public struct HTMLRenderer {
                 flags |= 256
             }
             sink.append("\"," as StaticString)
-            sink.appendDecimal(node.parent)
+            sink.appendDecimal(shown.position(of: Int(node.parent)))
             sink.append(byte: UInt8(ascii: ","))
             sink.appendDecimal(flags)
             sink.append(byte: UInt8(ascii: ","))
@@ -115,6 +120,10 @@ public struct HTMLRenderer {
                 ValueWriter.writeDisplay(dissection, index, into: &text)
                 sink.appendJSONString(text.bytes)
             }
+            // Filter names are identifiers: nothing in them needs escaping.
+            sink.append(",\"" as StaticString)
+            filters.write(index, into: &sink)
+            sink.append(byte: UInt8(ascii: "\""))
             if node.isBitLevel {
                 sink.append(byte: UInt8(ascii: ","))
                 sink.appendDecimal(node.bitStart & 7)
@@ -134,13 +143,14 @@ public struct HTMLRenderer {
         }
         sink.append("],\"error\":" as StaticString)
         if let error = dissection.error {
-            Self.writeWhere(message: error.description, path: error.path, offset: error.offset, field: error.node, into: &sink)
+            Self.writeWhere(message: error.description, path: error.path, offset: error.offset, field: shown.position(of: error.node),
+                            into: &sink)
         } else {
             sink.append("null" as StaticString)
         }
         sink.append(",\"cut\":" as StaticString)
         if let cut = dissection.cut {
-            Self.writeWhere(message: cut.description, path: cut.path, offset: cut.offset, field: cut.node, into: &sink)
+            Self.writeWhere(message: cut.description, path: cut.path, offset: cut.offset, field: shown.position(of: cut.node), into: &sink)
         } else {
             sink.append("null" as StaticString)
         }

@@ -30,7 +30,7 @@ public struct HexDumpRenderer {
     }
 
     func render(_ dissection: Dissection, frame: FrameInfo, into sink: inout TextSink, scratch: RenderScratch) {
-        let layout = Layout(dissection, byteOwners: options.color, scratch: scratch)
+        let layout = Layout(dissection, byteOwners: options.color, showsHidden: options.showsHidden, scratch: scratch)
         let paths = PathTable(dissection, scratch: scratch)
         defer {
             scratch.keep(layout)

@@ -6,8 +6,13 @@ import BinarySchema
 /// `{"frame":1,"length":74,"layers":["eth","ip","tcp"],"fields":[{"path":"eth.dst", ...}],
 ///   "gaps":[...],"error":null,"cut":null}`
 public struct JSONRenderer {
-    /// A renderer.
-    public init() {}
+    /// Whether the schema's own working values (`hidden let`) are written too.
+    public var showsHidden: Bool
+
+    /// A renderer; with `showsHidden`, the schema's `hidden let` values are written too.
+    public init(showsHidden: Bool = false) {
+        self.showsHidden = showsHidden
+    }
 
     /// The dissection as JSON text.
     public func render(_ dissection: Dissection, frame: FrameInfo = FrameInfo()) -> String {
@@ -78,7 +83,7 @@ public struct JSONRenderer {
     }
 
     func render(_ dissection: Dissection, frame: FrameInfo, into sink: inout TextSink, scratch: RenderScratch) {
-        let layout = Layout(dissection, scratch: scratch)
+        let layout = Layout(dissection, showsHidden: showsHidden, scratch: scratch)
         defer { scratch.keep(layout) }
         sink.append(byte: UInt8(ascii: "{"))
         if let reassembly = frame.reassembly { Self.writeOrigin(reassembly, into: &sink) }
@@ -118,12 +123,19 @@ public struct JSONRenderer {
         var (pathStarts, pathEnds) = scratch.takePathTables()
         pathStarts.append(contentsOf: repeatElement(0, count: nodes.count))
         pathEnds.append(contentsOf: repeatElement(0, count: nodes.count))
+        let filters = FilterNameTable(dissection, scratch: scratch)
+        defer { scratch.keep(filters) }
+        let shown = layout.shown
         dissection.bytes.withUnsafeBufferPointer { bytes in
         pathStarts.withUnsafeMutableBufferPointer { pathStarts in
         pathEnds.withUnsafeMutableBufferPointer { pathEnds in
+            var first = true
             for index in nodes.indices {
-                if index > 0 { sink.append(byte: UInt8(ascii: ",")) }
                 let node = nodes[index]
+                // A hidden node is a leaf: no later path copies its.
+                guard shown.isShown(index) else { continue }
+                if !first { sink.append(byte: UInt8(ascii: ",")) }
+                first = false
                 sink.append("{\"path\":\"" as StaticString)
                 // Paths and names are identifiers: nothing in them needs escaping.
                 let nameStart = PathTable.appendPath(of: index, node, names, to: &sink, starts: pathStarts, ends: pathEnds)
@@ -133,8 +145,10 @@ public struct JSONRenderer {
                 } else {
                     PathTable.appendName(of: node, names, into: &sink)
                 }
-                field(index, node, dissection, bytes, names, index >= checksums.upcoming ? checksums.take(index, in: dissection) : nil,
-                      &sink, &display)
+                sink.append("\",\"filter\":\"" as StaticString)
+                filters.write(index, into: &sink)
+                field(index, node, shown.position(of: Int(node.parent)), dissection, bytes, names,
+                      index >= checksums.upcoming ? checksums.take(index, in: dissection) : nil, &sink, &display)
             }
         }
         }
@@ -158,7 +172,7 @@ public struct JSONRenderer {
             appendWhere(message: error.description, path: error.path, offset: error.offset, bitOffset: error.bitOffset,
                         into: &sink)
             sink.append(",\"field\":" as StaticString)
-            sink.appendDecimal(error.node)
+            sink.appendDecimal(layout.shown.position(of: error.node))
             sink.append(byte: UInt8(ascii: "}"))
         } else {
             sink.append("null" as StaticString)
@@ -175,7 +189,7 @@ public struct JSONRenderer {
             sink.append(",\"original_length\":" as StaticString)
             sink.appendDecimal(cut.originalLength)
             sink.append(",\"field\":" as StaticString)
-            sink.appendDecimal(cut.node)
+            sink.appendDecimal(layout.shown.position(of: cut.node))
             sink.append(byte: UInt8(ascii: "}"))
         } else {
             sink.append("null" as StaticString)
@@ -184,10 +198,10 @@ public struct JSONRenderer {
     }
 
     /// The members after `name`.
-    private func field(_ index: Int, _ node: FieldNode, _ dissection: Dissection, _ bytes: UnsafeBufferPointer<UInt8>,
+    private func field(_ index: Int, _ node: FieldNode, _ parent: Int, _ dissection: Dissection, _ bytes: UnsafeBufferPointer<UInt8>,
                        _ names: NameTable, _ checksum: ChecksumResult?, _ sink: inout TextSink, _ display: inout TextSink) {
         sink.append("\",\"parent\":" as StaticString)
-        sink.appendDecimal(node.parent)
+        sink.appendDecimal(parent)
         sink.append(kindKey(node.kind))
         sink.appendDecimal(node.byteOffset)
         sink.append(",\"length\":" as StaticString)

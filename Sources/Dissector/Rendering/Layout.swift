@@ -24,13 +24,18 @@ struct Layout {
     let layers: [Int]
     /// Nesting of each node below its protocol struct (0 for the protocol node itself).
     let depths: [Int]
+    /// The nodes the view shows (not the schema's `hidden let` values, unless asked).
+    let shown: ShownNodes
 
     /// `layersOnly` finds just the layers (for one-line summaries), leaving the per-node and
     /// per-byte tables empty; `byteOwners` fills ``owners`` (the colored dump), which the other
     /// views do without. With `scratch`, the tables reuse the memory of an earlier frame's
     /// (give them back with ``RenderScratch/keep(_:)-layout``).
-    init(_ dissection: Dissection, layersOnly: Bool = false, byteOwners: Bool = false, scratch: RenderScratch? = nil) {
+    init(_ dissection: Dissection, layersOnly: Bool = false, byteOwners: Bool = false, showsHidden: Bool = false,
+         scratch: RenderScratch? = nil) {
         self.dissection = dissection
+        let shown = layersOnly ? ShownNodes(dissection, showsHidden: true) : ShownNodes(dissection, showsHidden: showsHidden)
+        self.shown = shown
         let nodes = dissection.nodes
         let names = dissection.schema.names
         var (leaves, leafOrdinals, isLayer, owners, gaps, layers, depths) = scratch?.takeLayoutTables()
@@ -66,6 +71,7 @@ struct Layout {
                     }
                     let parent = Int(nodeBuffer[index].parent)
                     depths[index] = isProtocol || parent < 0 || parent >= index ? 0 : depths[parent] + 1
+                    if !shown.isShown(index) { continue }
                     switch kind {
                     case .structure, .array: if index != stopNode { continue }
                     default: break
@@ -236,6 +242,12 @@ struct Layout {
                 ValueWriter.writeSummaryValue(dissection, node, into: &sink)
             case .length:
                 sink.appendDecimal(dissection.nodes[node].byteLength)
+            case .count:
+                if case .array = dissection.nodes[node].kind, let count = ValueWriter.elementCount(dissection, node) {
+                    sink.appendDecimal(count)
+                } else {
+                    sink.appendDecimal(dissection.nodes[node].byteLength)
+                }
             case .nonzero, .zero, .lengthNonzero, .lengthZero:
                 break
             case .letters:
@@ -303,11 +315,27 @@ struct Layout {
             current = first
             remaining = remaining.dropFirst()
         }
+        return find(remaining, from: current)
+    }
+
+    /// The node `steps` lead to from node `start`; a `[*]` step tries each element in turn.
+    private func find(_ steps: UnsafeBufferPointer<NameTable.SummaryStepEntry>.SubSequence, from start: Int) -> Int? {
         let names = dissection.schema.names
         let nodes = dissection.nodes
-        for step in remaining {
+        var current = start
+        var remaining = steps
+        while let step = remaining.first {
+            remaining = remaining.dropFirst()
             let found: Int?
-            if step.position >= 0 {
+            if step.position == NameTable.SummaryStepEntry.anyElement {
+                guard case .array = nodes[current].kind else { return nil }
+                var result: Int?
+                _ = child(of: current) { element, _ in
+                    result = find(remaining, from: element)
+                    return result != nil
+                }
+                return result
+            } else if step.position >= 0 {
                 found = child(of: current) { $1 == Int(step.position) }
             } else {
                 found = child(of: current) { node, _ in names.field(Int(nodes[node].fieldID), isNamedAs: step) }
@@ -335,11 +363,16 @@ public struct RenderOptions: Sendable {
     /// Digits of a second shown: 6 for a capture recorded in microseconds, 9 in nanoseconds.
     public var timeDigits = 9
 
+    /// Whether the views show the values a schema keeps for its own working (`hidden let`:
+    /// a heuristic's tests, a summary's labels), which no protocol defines. Off by default.
+    public var showsHidden = false
+
     /// Options with these settings.
-    public init(color: Bool = false, width: Int = 120, showsLinkLayer: Bool = false) {
+    public init(color: Bool = false, width: Int = 120, showsLinkLayer: Bool = false, showsHidden: Bool = false) {
         self.color = color
         self.width = max(60, width)
         self.showsLinkLayer = showsLinkLayer
+        self.showsHidden = showsHidden
     }
 }
 

@@ -86,4 +86,107 @@ struct PathTable {
     func write(_ index: Int, into sink: inout TextSink) {
         sink.append(contentsOf: UnsafeBufferPointer(rebasing: text.bytes[starts[index]..<ends[index]]))
     }
+
+    /// Calls `body` with node `index`'s path.
+    func withPath<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        body(UnsafeBufferPointer(rebasing: text.bytes[starts[index]..<ends[index]]))
+    }
+}
+
+/// Every node's filter name, the name a Wireshark user types (`tcp.srcport`,
+/// `tls.handshake.extensions_server_name`), built once per frame as paths are: a protocol layer
+/// starts at its abbreviation; an array element is named as its array; a field adds its segment
+/// to its parent's name (`@name("srcport")` or its own), or has a whole name of its own, or none
+/// (`@name("")`: its parent's).
+struct FilterNameTable {
+    private var text: TextSink
+    private var starts: [Int]
+    private var ends: [Int]
+
+    /// With `scratch`, the table reuses the memory of an earlier frame's (give it back with
+    /// ``RenderScratch/keep(_:)-filters``).
+    init(_ dissection: Dissection, scratch: RenderScratch? = nil) {
+        let names = dissection.schema.names
+        let nodeBuffer = dissection.nodes.buffer
+        if let scratch {
+            text = scratch.filterText
+            text.removeAll()
+            (starts, ends) = scratch.takeFilterTables()
+        } else {
+            text = TextSink(capacity: nodeBuffer.count * 24)
+            starts = []
+            ends = []
+        }
+        starts.append(contentsOf: repeatElement(0, count: nodeBuffer.count))
+        ends.append(contentsOf: repeatElement(0, count: nodeBuffer.count))
+        var text = self.text
+        // Both tables have a row per node, and a parent comes before its children.
+        starts.withUnsafeMutableBufferPointer { starts in
+        ends.withUnsafeMutableBufferPointer { ends in
+            for index in nodeBuffer.indices {
+                Self.appendFilterName(of: index, nodeBuffer[index], names, to: &text, starts: starts, ends: ends)
+            }
+        }
+        }
+    }
+
+    /// Appends node `index`'s filter name to `text`, where every earlier node's was appended (at
+    /// `starts`/`ends`, which this fills in for `index`).
+    static func appendFilterName(of index: Int, _ node: FieldNode, _ names: NameTable, to text: inout TextSink,
+                                 starts: UnsafeMutableBufferPointer<Int>, ends: UnsafeMutableBufferPointer<Int>) {
+        let start = text.count
+        let parent = Int(node.parent)
+        if case .structure(let structID) = node.kind, let abbreviation = names.protocolAbbreviation(Int(structID)) {
+            text.append(contentsOf: abbreviation)
+        } else if parent < 0 || parent >= index {
+            PathTable.appendName(of: node, names, into: &text)
+        } else if node.arrayIndex >= 0 {
+            text.appendCopy(starts[parent]..<ends[parent])
+        } else if let naming = names.filterNaming(field: Int(node.fieldID)) {
+            switch naming.kind {
+            case .transparent:
+                text.appendCopy(starts[parent]..<ends[parent])
+            case .absolute:
+                text.append(contentsOf: naming.text)
+            case .segment:
+                text.appendCopy(starts[parent]..<ends[parent])
+                if ends[parent] > starts[parent] { text.append(byte: UInt8(ascii: ".")) }
+                text.append(contentsOf: naming.text)
+            }
+        } else {
+            text.appendCopy(starts[parent]..<ends[parent])
+        }
+        starts[index] = start
+        ends[index] = text.count
+    }
+
+    /// The start and end tables, for reuse.
+    var tables: (starts: [Int], ends: [Int]) { (starts, ends) }
+
+    /// Whether node `index`'s filter name is its path without the array indices (`tcp.options.kind`
+    /// for `tcp.options[2].kind`), as it is unless a schema names the field otherwise.
+    func isPath(_ paths: PathTable, at index: Int) -> Bool {
+        let name = UnsafeBufferPointer(rebasing: text.bytes[starts[index]..<ends[index]])
+        return paths.withPath(index) { path in
+            var position = 0
+            var inIndex = false
+            for byte in path {
+                if byte == UInt8(ascii: "[") { inIndex = true; continue }
+                if inIndex {
+                    if byte == UInt8(ascii: "]") { inIndex = false }
+                    continue
+                }
+                guard position < name.count, name[position] == byte else { return false }
+                position += 1
+            }
+            return position == name.count
+        }
+    }
+
+    /// Characters (UTF-8 bytes) in the node's filter name.
+    func length(of index: Int) -> Int { ends[index] - starts[index] }
+
+    func write(_ index: Int, into sink: inout TextSink) {
+        sink.append(contentsOf: UnsafeBufferPointer(rebasing: text.bytes[starts[index]..<ends[index]]))
+    }
 }

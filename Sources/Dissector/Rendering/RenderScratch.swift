@@ -11,8 +11,12 @@ final class RenderScratch {
     @exclusivity(unchecked) private var depths: [Int] = []
     @exclusivity(unchecked) private var pathStarts: [Int] = []
     @exclusivity(unchecked) private var pathEnds: [Int] = []
+    @exclusivity(unchecked) private var filterStarts: [Int] = []
+    @exclusivity(unchecked) private var filterEnds: [Int] = []
     /// Text of the paths.
     let pathText = TextSink(capacity: 4096)
+    /// Text of the filter names.
+    let filterText = TextSink(capacity: 4096)
     /// A line or a value being composed before it is measured, wrapped or escaped.
     let line = TextSink(capacity: 256)
     let value = TextSink(capacity: 256)
@@ -26,6 +30,14 @@ final class RenderScratch {
 
     func takePathTables() -> (starts: [Int], ends: [Int]) {
         (Self.take(&pathStarts), Self.take(&pathEnds))
+    }
+
+    func takeFilterTables() -> (starts: [Int], ends: [Int]) {
+        (Self.take(&filterStarts), Self.take(&filterEnds))
+    }
+
+    func keep(_ filters: FilterNameTable) {
+        (filterStarts, filterEnds) = filters.tables
     }
 
     /// Takes back a finished frame's tables for the next frame.

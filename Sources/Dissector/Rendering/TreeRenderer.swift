@@ -30,14 +30,14 @@ public struct TreeRenderer {
     }
 
     func render(_ dissection: Dissection, frame: FrameInfo, into sink: inout TextSink, scratch: RenderScratch) {
-        let layout = Layout(dissection, scratch: scratch)
+        let layout = Layout(dissection, showsHidden: options.showsHidden, scratch: scratch)
         defer { scratch.keep(layout) }
         let style = Style(options)
         let names = dissection.schema.names
         frame.writeHeading(layout, style: style, into: &sink)
         var line = scratch.line
         var checksums = ValueWriter.ChecksumCursor(dissection)
-        for index in dissection.nodes.indices {
+        for index in dissection.nodes.indices where layout.shown.isShown(index) {
             let node = dissection.nodes[index]
             let isError = dissection.errorNode == index
             let isCut = dissection.cutNode == index

@@ -101,3 +101,23 @@ func tcpFrame(from source: UInt16, to destination: UInt16, _ payload: [UInt8]) -
               0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x18, 0xFF, 0xFF, 0, 0, 0, 0]
     return frame + payload
 }
+
+/// Writes `files` (name → text) into a fresh directory and loads them with the bundled schemas.
+func loadWithBundled(_ files: [String: String]) throws -> Schema {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dispatch-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var paths = [repositoryRoot.appendingPathComponent("Schemas").path]
+    for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+        let url = directory.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        paths.append(url.path)
+    }
+    return try SchemaLoader.load(paths: paths, importDirectories: [repositoryRoot.appendingPathComponent("Schemas").path])
+}
+
+/// Dissects `bytes` as an Ethernet frame.
+func dissectFrame(_ schema: Schema, _ bytes: [UInt8]) throws -> Dissection {
+    var interpreter = Interpreter(schema: schema)
+    return interpreter.dissect(bytes, root: try #require(schema.structType(named: "Ethernet")))
+}
