@@ -53,14 +53,16 @@ struct SchemaCommand: ParsableCommand {
         @OptionGroup var schemas: SchemaOptions
 
         @Flag(help: ArgumentHelp(
-            "List every filter name instead, as tshark -G fields does: one line each, tab-separated: the name, what it holds (u16, an enum's name, string, ipv4, struct, ...), and its protocol layer.",
+            "List every filter name instead, as tshark -G fields does: one line each, tab-separated: the name, what it holds (u16, an enum's name, string, ipv4, struct, ...), its protocol layer, and the file:line of the field that declares it.",
             discussion: "The names -f json and -f fields show, the ones a Wireshark user types: tshark's wherever tshark has the field."))
         var fields = false
 
         func run() throws {
             let schema = try schemas.load()
             if fields {
-                let lines = schema.filterFields.map { "\($0.name)\t\($0.type)\t\($0.layer)\n" }
+                let lines = schema.filterFields.map {
+                    "\($0.name)\t\($0.type)\t\($0.layer)\t\(Self.fileName($0.location)):\($0.location.line)\n"
+                }
                 try StandardStream.output.write(lines.joined())
                 return
             }

@@ -9,6 +9,8 @@ public struct FilterField: Sendable, Hashable {
     public let layer: String
     /// The fields that carry the name: several where structs, switch cases or uses share it.
     public let fieldIDs: [Int]
+    /// Where the first of them is declared.
+    public let location: SchemaLocation
 }
 
 extension Schema {
@@ -52,8 +54,10 @@ extension Schema {
                 visit(structure.id, prefix: abbreviation, layer: abbreviation, depth: 0)
             }
         }
-        return rows.map { FilterField(name: $0.key, type: $0.value.type, layer: $0.value.layer, fieldIDs: $0.value.fieldIDs) }
-            .sorted { $0.name < $1.name }
+        return rows.map { name, row in
+            FilterField(name: name, type: row.type, layer: row.layer, fieldIDs: row.fieldIDs,
+                        location: fields[row.fieldIDs[0]].location)
+        }.sorted { $0.name < $1.name }
     }
 
     /// The structs a field of `type` reads in place: its struct, its array's elements, its switch's
