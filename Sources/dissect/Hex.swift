@@ -27,6 +27,10 @@ struct Hex: ParsableCommand {
             --original-length, the bytes are a capture cut short: a field that runs past them is \
             marked [|tcp], not as an error.
 
+            Exit status: 0 when every frame matches its schema, 2 when one does not (it is still \
+            shown in full), 1 for an error that stops the command (unreadable input, a schema that \
+            does not check), 64 for a usage error.
+
             Examples:
               dissect hex 'ffffffffffff 001122334455 0806 ...'
               xxd frame.bin | dissect hex --format tree
@@ -77,8 +81,10 @@ struct Hex: ParsableCommand {
         // Times as tcpdump printed them: to its digits (6, or 9 with --nano), in local time.
         renderOptions.timeDigits = frames.lazy.compactMap { $0.header.flatMap(Self.tcpdumpTimeDigits) }.first ?? 6
         let localOffsets = LocalOffsets()
+        var malformed = 0
         for (index, frame) in frames.enumerated() {
             let dissection = interpreter.dissect(frame.bytes, root: rootStruct, originalLength: originalLength)
+            if dissection.error != nil { malformed += 1 }
             var time = frame.header.flatMap(Self.tcpdumpTime)
             if let seconds = time?.seconds { time?.utcOffset = localOffsets.offset(at: seconds) }
             let info = FrameInfo(label: label, number: numbered ? index + 1 : nil, time: time)
@@ -94,7 +100,14 @@ struct Hex: ParsableCommand {
             output = Array(text.utf8)
         }
         try output.withUnsafeBytes { try StandardStream.output.write($0) }
+        // A script can tell bytes that do not match the schema from bytes that do (a capture's
+        // malformed packets are the capture's news, and leave `dissect -r` at 0, as tcpdump).
+        if malformed > 0 { throw ExitCode(Self.malformedExitStatus) }
     }
+
+    /// The exit status when a frame does not match its schema (the walk stopped at an error; a
+    /// frame the capture cut short is no error).
+    static let malformedExitStatus: Int32 = 2
 
     /// 4 or 6 when `bytes` read as a whole IPv4 or IPv6 packet (the version nibble, and the
     /// header's length field equal to the byte count), else nil.

@@ -255,6 +255,22 @@ struct DNSMessage: Decodable {
         }
     }
 
+    /// The README's decoding example models some of IPv4's fields: encoding it names the first
+    /// field it skips, rather than writing the byte before it and stopping.
+    @Test func aTypeThatSkipsAFieldInTheMiddleIsAnErrorNamingIt() throws {
+        struct Partial: Codable {
+            var version: UInt8
+            var ihl: UInt8
+            var totalLength: UInt16
+        }
+        do {
+            let bytes = try SchemaEncoder(schema: bundled, root: "IPv4").encode(Partial(version: 4, ihl: 5, totalLength: 20))
+            Issue.record("encoded \(bytes.count) bytes")
+        } catch {
+            #expect("\(error)".contains("ip.dscp: the value has no property 'dscp'"), "\(error)")
+        }
+    }
+
     @Test func encodingChecksConstraintsAndRanges() throws {
         let frame = try #require(try captureFrames("tcp").first)
         var header = try SchemaDecoder(schema: bundled, root: "IPv4").decode(IPv4Header.self, from: Array(frame[14...]))

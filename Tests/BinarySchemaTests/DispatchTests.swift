@@ -90,6 +90,24 @@ import Testing
         #expect(overridden.node(at: "dns.id") == nil)
     }
 
+    /// A port is a guess: SNMP is registered on 161, the lower port, but a DHCPv6 message from
+    /// 161 to 546 fails SNMP's constraints, so the higher port's protocol reads it.
+    @Test func aKeyWhoseStructDoesNotFitGivesWayToTheNextKey() throws {
+        let solicit: [UInt8] = [1, 0x12, 0x34, 0x56, 0, 8, 0, 2, 0, 0]
+        let dissection = try dissectFrame(bundledSchema, udpFrame(from: 161, to: 546, solicit))
+        #expect(dissection.error == nil)
+        #expect(try dissection.int("dhcpv6.xid") == 0x123456)
+        #expect(dissection.node(at: "snmp") == nil, "nothing of the failed guess is left")
+    }
+
+    /// When no key's struct and no heuristic fits, the first guess is read again, error and all:
+    /// the frame is malformed as that protocol, as before.
+    @Test func whenNothingFitsTheFirstGuessKeepsItsError() throws {
+        let dissection = try dissectFrame(bundledSchema, udpFrame(from: 161, to: 40000, [0x30, 0x50, 2, 1]))
+        let error = try #require(dissection.error)
+        #expect(error.path.hasPrefix("snmp"), "\(error)")
+    }
+
     @Test func anEmptyPayloadIsNotDispatched() throws {
         let dissection = try dissectFrame(bundledSchema, udpFrame(from: 53, to: 40000, []))
         #expect(dissection.error == nil)

@@ -165,3 +165,27 @@ import Testing
         #expect(without.hasSuffix("Main 1 options"), "\(without)")
     }
 }
+
+/// Imports by a bundled schema's name, and a byte order that stays with its field.
+@Suite struct ImportAndByteOrderTests {
+    @Test func aBundledSchemaIsImportedByItsName() throws {
+        let schema = try loadWithBundled(["mine.schema": """
+            import "ip"
+            struct Tunnel { id: u8  inner: IPv4 }
+            """])
+        #expect(schema.structType(named: "Tunnel") != nil)
+    }
+
+    /// `@little_endian` on a payload field is not the byte order of the layer a table chooses there.
+    @Test func aByteOrderDoesNotLeakThroughADispatch() throws {
+        let schema = """
+            table demo.kind: u8
+            register demo.kind 1 => Inner
+            struct Main { kind: u8  direct: Inner @little_endian(true)  payload: dispatch demo.kind(kind) @little_endian(true) }
+            struct Inner { value: u16 }
+            """
+        let dissection = try dissect(schema, [1, 0x12, 0x34, 0x12, 0x34])
+        #expect(try dissection.int("Main.direct.value") == 0x3412, "a struct in place follows its field's byte order")
+        #expect(try dissection.int("Main.payload.value") == 0x1234, "a dispatched one reads in its own")
+    }
+}

@@ -26,6 +26,29 @@ import Testing
         text.split(separator: "\n").filter { $0.first?.isNumber == true }.count
     }
 
+    /// Bytes that do not match the schema exit 2, after the whole output; a cut frame is no
+    /// error, and a capture's malformed packets leave `dissect -r` at 0.
+    @Test func theExitStatusSaysWhetherTheBytesMatchTheSchema() throws {
+        let malformed = try run(["hex", "-f", "summary"], input: try sample("truncated-ipv4.hex"))
+        #expect(malformed.status == 2, "\(malformed.error)")
+        #expect(malformed.output.contains("premature end of data"))
+        let whole = try run(["hex", "-f", "summary"], input: try sample("tcp-syn.hex"))
+        #expect(whole.status == 0, "\(whole.error)")
+        let first60 = try sample("tcp-syn.hex").split(whereSeparator: { $0 == " " || $0 == "\n" }).prefix(60).joined(separator: " ")
+        let cut = try run(["hex", "-f", "summary", "--original-length", "74"], input: first60)
+        #expect(cut.status == 0, "\(cut.output) \(cut.error)")
+        // The same malformed frame as a whole record of a capture file.
+        let frame = try sample("truncated-ipv4.hex").split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { UInt8($0, radix: 16) }
+        func little(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("malformed-\(UUID()).pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data([0xD4, 0xC3, 0xB2, 0xA1, 2, 0, 4, 0] + little(0) + little(0) + little(65535) + little(1)
+                 + little(0) + little(0) + little(UInt32(frame.count)) + little(UInt32(frame.count)) + frame).write(to: file)
+        let capture = try run(["-r", file.path, "-f", "summary"])
+        #expect(capture.status == 0, "\(capture.error)")
+        #expect(capture.output.contains("premature end of data"), "\(capture.output)")
+    }
+
     @Test func pastedTcpdumpXXOutputGivesEachPacketItsOwnFrame() throws {
         let dump = try sample("dns-tcpdump-xx.txt")
         let capture = try run(["-r", "Corpus/captures/dns.pcap", "-f", "tree", "--width", "200"])

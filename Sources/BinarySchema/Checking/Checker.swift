@@ -39,6 +39,9 @@ struct Checker {
     /// The text settings of the field whose type is being resolved: its `@encoding`, whether
     /// `@text` (or `@encoding`) reads its bytes or u8 array as a string, and whether any string
     /// took them (else the attributes did nothing, which is an error).
+    /// The field being checked, for the fields a switch case with attributes makes: its name, slot,
+    /// display hint and filter naming.
+    private var currentField: (name: String, slot: Int, structID: Int, display: DisplayHint, naming: FilterNaming?)?
     private var fieldEncoding = TextEncoding.utf8
     private var fieldReadsText = false
     private var fieldTextUsed = false
@@ -833,7 +836,9 @@ struct Checker {
 
         fieldReadsText = !textAttributes.isEmpty
         fieldTextUsed = false
+        currentField = (syntax.name, slot, scope.structID, display, filterNaming)
         let type = resolveType(syntax.type, scope: scope)
+        currentField = nil
         if let attribute = textAttributes.first, !fieldTextUsed {
             report(.invalidValue, "'@\(attribute.name)' does nothing on \(Self.describe(type)): it applies to strings, bytes and u8 arrays",
                    at: attribute.location)
@@ -1314,13 +1319,17 @@ struct Checker {
         var cases: [(values: [Int64], condition: Program?, type: FieldType)] = []
         var defaultType: FieldType?
         var seenValues: Set<Int64> = []
+        var caseFields: [Int] = []
+        var defaultField = -1
         for caseSyntax in caseSyntaxes {
-            let type = resolveType(caseSyntax.type, scope: scope)
+            let (type, caseField) = resolveCase(caseSyntax, scope: scope)
             if caseSyntax.patterns.isEmpty {
                 if defaultType != nil { report(.duplicateName, "a switch has only one '_' case", at: caseSyntax.location) }
                 defaultType = type
+                defaultField = caseField
                 continue
             }
+            caseFields.append(caseField)
             if subject == nil {
                 // Subject-less switch: each pattern is a condition; several mean any of them.
                 let combined = caseSyntax.patterns.dropFirst().reduce(caseSyntax.patterns[0]) {
@@ -1347,7 +1356,64 @@ struct Checker {
             }
             cases.append((values, nil, type))
         }
-        return .switchOn(SwitchType(subject: subject, cases: cases, defaultType: defaultType))
+        let caseFieldIDs = caseFields + [defaultField]
+        return .switchOn(SwitchType(subject: subject, cases: cases, defaultType: defaultType,
+                                    caseFieldIDs: caseFieldIDs.contains { $0 >= 0 } ? caseFieldIDs : []))
+    }
+
+    /// A switch case's type and, when it has attributes, the field its value is read as: the
+    /// switch's field with the case's filter name, display hint or encoding (-1 without attributes).
+    private mutating func resolveCase(_ syntax: TypeSyntax.SwitchCase, scope: Scope) -> (FieldType, Int) {
+        guard !syntax.attributes.isEmpty else { return (resolveType(syntax.type, scope: scope), -1) }
+        var naming: FilterNaming?
+        var hint: (DisplayHint, AttributeSyntax)?
+        var textAttributes: [AttributeSyntax] = []
+        let (savedEncoding, savedReadsText, savedTextUsed) = (fieldEncoding, fieldReadsText, fieldTextUsed)
+        defer { (fieldEncoding, fieldReadsText, fieldTextUsed) = (savedEncoding, savedReadsText, savedTextUsed) }
+        for attribute in syntax.attributes {
+            switch attribute.name {
+            case "name":
+                naming = checkFilterName(attribute)
+            case "hex", "dec", "bin", "mac", "ipv4", "ipv6", "flag", "ascii":
+                if !attribute.arguments.isEmpty { report(.invalidValue, "@\(attribute.name) takes no arguments", at: attribute.location) }
+                hint = (Self.displayHints[attribute.name] ?? .automatic, attribute)
+            case "encoding", "text":
+                textAttributes.append(attribute)
+                if attribute.name == "text" {
+                    if !attribute.arguments.isEmpty { report(.invalidValue, "@text takes no arguments", at: attribute.location) }
+                } else if attribute.arguments.count == 1, case .string(let name, let location) = attribute.arguments[0] {
+                    if let encoding = TextEncoding(attribute: name) {
+                        fieldEncoding = encoding
+                    } else {
+                        report(.invalidValue, "unknown encoding '\(name)' (known: \(TextEncoding.allCases.map(\.name).joined(separator: ", ")))",
+                               at: location)
+                    }
+                } else {
+                    report(.invalidValue, "@encoding takes one string: the encoding's name, e.g. @encoding(\"utf-16le\")", at: attribute.location)
+                }
+            default:
+                report(.invalidValue, "'@\(attribute.name)' does not apply to a switch case (known: @name, @hex, @dec, @bin, @mac, @ipv4, "
+                       + "@ipv6, @flag, @ascii, @encoding, @text); write it after the switch's closing brace for the whole field",
+                       at: attribute.location)
+            }
+        }
+        fieldReadsText = fieldReadsText || !textAttributes.isEmpty
+        fieldTextUsed = false
+        let type = resolveType(syntax.type, scope: scope)
+        if let attribute = textAttributes.first, !fieldTextUsed {
+            report(.invalidValue, "'@\(attribute.name)' does nothing on \(Self.describe(type)): it applies to strings, bytes and u8 arrays",
+                   at: attribute.location)
+        }
+        if let (display, attribute) = hint, !Self.hint(display, appliesTo: type) {
+            report(.invalidValue, "'@\(attribute.name)' does nothing on \(Self.describe(type)): it applies to \(Self.targets(of: display))",
+                   at: attribute.location)
+        }
+        guard let field = currentField else { return (type, -1) }
+        let caseField = Field(id: fields.count, name: field.name, structID: field.structID, slot: field.slot, type: type,
+                              condition: nil, constraints: [], size: nil, display: hint?.0 ?? field.display, displayFormat: nil,
+                              location: syntax.location, filterNaming: naming ?? field.naming)
+        fields.append(caseField)
+        return (type, caseField.id)
     }
 
     private func defaults(of file: Int) -> (Endianness, BitOrder) {

@@ -84,6 +84,8 @@ final class ExecutionPlan: @unchecked Sendable {
         var caseStart: Int32
         var caseCount: Int32
         var defaultType: Int32
+        /// The field the default case's value is read as, or -1 for the switch's own.
+        var defaultField: Int32 = -1
     }
 
     /// One value (or, with no subject, one condition) of a switch and the type it picks.
@@ -91,6 +93,8 @@ final class ExecutionPlan: @unchecked Sendable {
         var value: Int64
         var condition: Int32
         var type: Int32
+        /// The field the case's value is read as (a case with attributes), or -1 for the switch's own.
+        var field: Int32 = -1
     }
 
     /// `dispatch table(keys...)`: the table and the programs of its keys.
@@ -205,7 +209,7 @@ final class ExecutionPlan: @unchecked Sendable {
     let programTexts: [String]
     let referenceTexts: [String]
 
-    init(structs structTypes: [StructType], tables: [DispatchTable] = []) {
+    init(structs structTypes: [StructType], tables: [DispatchTable] = [], totalFieldCount: Int = 0) {
         var builder = Builder()
         var structs: [StructEntry] = []
         var argumentsByField: [Int: [Int32]] = [:]
@@ -271,7 +275,8 @@ final class ExecutionPlan: @unchecked Sendable {
         constants = Table(builder.constants)
         literalRanges = Table(builder.literalRanges)
         literalBytes = Table(builder.literalBytes)
-        let fieldCount = structTypes.reduce(0) { max($0, ($1.fields.map(\.id).max() ?? -1) + 1) }
+        // Every field, the fields switch cases read their values as among them.
+        let fieldCount = max(totalFieldCount, structTypes.reduce(0) { max($0, ($1.fields.map(\.id).max() ?? -1) + 1) })
         var argumentStarts: [Int32] = []
         var arguments: [Int32] = []
         for id in 0..<fieldCount {
@@ -586,18 +591,20 @@ final class ExecutionPlan: @unchecked Sendable {
 
         private mutating func lower(_ switchType: SwitchType) -> Int32 {
             var lowered: [CaseEntry] = []
-            for entry in switchType.cases {
+            for (index, entry) in switchType.cases.enumerated() {
                 let type = self.type(entry.type)
+                let field = Int32(switchType.caseFieldID(index) ?? -1)
                 if let condition = entry.condition {
-                    lowered.append(CaseEntry(value: 0, condition: program(condition), type: type))
+                    lowered.append(CaseEntry(value: 0, condition: program(condition), type: type, field: field))
                 }
-                for value in entry.values { lowered.append(CaseEntry(value: value, condition: -1, type: type)) }
+                for value in entry.values { lowered.append(CaseEntry(value: value, condition: -1, type: type, field: field)) }
             }
             let defaultType = switchType.defaultType.map { self.type($0) } ?? -1
             let caseStart = Int32(cases.count)
             cases.append(contentsOf: lowered)
             switches.append(SwitchEntry(subject: program(switchType.subject), caseStart: caseStart,
-                                        caseCount: Int32(lowered.count), defaultType: defaultType))
+                                        caseCount: Int32(lowered.count), defaultType: defaultType,
+                                        defaultField: Int32(switchType.caseFieldID(switchType.cases.count) ?? -1)))
             return Int32(switches.count - 1)
         }
     }

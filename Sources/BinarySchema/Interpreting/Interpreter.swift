@@ -60,6 +60,10 @@ public struct Interpreter {
     /// The frame a heuristic attempt will give its struct until that struct claims its payload
     /// (its last constraint held), or -1: an error before then rolls the attempt back.
     private var unclaimedHeuristicFrame: Int32 = -1
+    /// The frame a dispatch key's guess gives its struct until the struct claims its payload by
+    /// reaching a dispatch of its own (its own fields fit; what its payload holds is another
+    /// layer's business), or -1. A failure before that gives the guess up.
+    private var unclaimedGuessFrame: Int32 = -1
     /// The byte order a `@little_endian` field chose for its contents: -1 none (each type's
     /// own), 0 big, 1 little. Integers, enums and floats without a `le`/`be` suffix follow it.
     private var byteOrderOverride: Int8 = -1
@@ -152,6 +156,7 @@ public struct Interpreter {
         currentElement = -1
         depth = 0
         unclaimedHeuristicFrame = -1
+        unclaimedGuessFrame = -1
         byteOrderOverride = -1
         if !argumentValues.isEmpty { argumentValues.removeAll(keepingCapacity: true) }
         positionedReads = 0
@@ -499,8 +504,9 @@ public struct Interpreter {
         case .array:
             return try parseArray(type, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .switchOn:
-            let chosen = try choose(type.target, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
-            return try parseValue(chosen, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+            let (chosen, caseField) = try choose(type.target, typeIndex: typeIndex, fieldID: fieldID, parent: parent,
+                                                 arrayIndex: arrayIndex)
+            return try parseValue(chosen, fieldID: caseField >= 0 ? caseField : fieldID, parent: parent, arrayIndex: arrayIndex)
         case .dispatch:
             return try parseDispatch(type.target, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .dnsName:
@@ -566,18 +572,28 @@ public struct Interpreter {
         else {
             return try parseValue(plan.restOfScopeType, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         }
+        // The struct around this payload fits: a guess that chose it is taken, whatever the payload holds.
+        unclaimedGuessFrame = -1
         let site = plan.dispatchSites[siteIndex]
         let table = plan.dispatchTables[site.table]
+        // The layer a table chooses reads in its own byte order: a `@little_endian` around the
+        // payload field is not the next protocol's.
+        let savedByteOrder = byteOrderOverride
+        byteOrderOverride = -1
+        defer { byteOrderOverride = savedByteOrder }
+        // A key is a guess (a port says what a payload probably is): a struct a key chose that
+        // does not fit the payload (its walk fails) is forgotten, and the next key's, then the
+        // heuristics, are tried. Only when none fits is the first guess read again, error and all.
+        var firstGuess: Int32 = -1
         var keyIndex = site.keyStart
         while keyIndex < site.keyStart + site.keyCount {
             let key = try evaluate(plan.dispatchKeys[keyIndex], fieldID: fieldID, type: typeIndex, parent: parent,
                                    arrayIndex: arrayIndex)
-            let chosen = plan.lookup(key, in: table)
-            if chosen >= 0 {
-                noteIfNoted(chosen)
-                return try parseValue(chosen, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
-            }
             keyIndex += 1
+            let chosen = plan.lookup(key, in: table)
+            guard chosen >= 0, chosen != firstGuess else { continue }
+            if let node = try guess(chosen, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex) { return node }
+            if firstGuess < 0 { firstGuess = chosen }
         }
         var heuristic = table.heuristicStart
         while heuristic < table.heuristicStart + table.heuristicCount {
@@ -586,7 +602,36 @@ public struct Interpreter {
             }
             heuristic += 1
         }
+        if firstGuess >= 0 {
+            noteIfNoted(firstGuess)
+            return try parseValue(firstGuess, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        }
         return try parseValue(plan.restOfScopeType, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+    }
+
+    /// Reads the struct a dispatch key chose. Nil, with everything it recorded forgotten, when its
+    /// walk fails before it claims the payload (its own fields do not fit: the payload is not what
+    /// the key suggested). Once it reaches a dispatch of its own, its errors are the walk's, as
+    /// is a walk the capture's end cut short. A payload that fits costs a mark and nothing more.
+    private mutating func guess(_ typeIndex: Int32, fieldID: Int32, parent: Int32, arrayIndex: Int32) throws(Stop) -> Int32? {
+        let mark = state.mark
+        let start = reader.bitPosition
+        let (savedCutNode, savedCutNeeded, savedCutScopes) = (cutNode, cutNeeded, cutScopes.count)
+        let savedGuess = unclaimedGuessFrame
+        unclaimedGuessFrame = Int32(truncatingIfNeeded: mark.frames)
+        defer { unclaimedGuessFrame = savedGuess }
+        noteIfNoted(typeIndex)
+        do {
+            return try parseValue(typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        } catch {
+            guard pendingError != nil, unclaimedGuessFrame == Int32(truncatingIfNeeded: mark.frames) else { throw error }
+            state.rollBack(to: mark)
+            try? reader.seek(toBit: start)
+            pendingError = nil
+            (cutNode, cutNeeded) = (savedCutNode, savedCutNeeded)
+            cutScopes.removeLast(cutScopes.count - savedCutScopes)
+            return nil
+        }
     }
 
     /// Notes the node a struct of plan type `typeIndex` is about to get (the next one), if that
@@ -667,8 +712,9 @@ public struct Interpreter {
         return (value, read.readAsBits)
     }
 
+    /// The type a switch chooses, and the field a case with attributes reads its value as (-1: the switch's).
     private mutating func choose(_ switchIndex: Int32, typeIndex: Int32, fieldID: Int32, parent: Int32,
-                                 arrayIndex: Int32) throws(Stop) -> Int32 {
+                                 arrayIndex: Int32) throws(Stop) -> (type: Int32, field: Int32) {
         let entry = plan.switches[switchIndex]
         let caseEnd = entry.caseStart + entry.caseCount
         if entry.subject >= 0 {
@@ -676,10 +722,10 @@ public struct Interpreter {
             var index = entry.caseStart
             while index < caseEnd {
                 let candidate = plan.cases[index]
-                if candidate.value == value { return candidate.type }
+                if candidate.value == value { return (candidate.type, candidate.field) }
                 index += 1
             }
-            if entry.defaultType >= 0 { return entry.defaultType }
+            if entry.defaultType >= 0 { return (entry.defaultType, entry.defaultField) }
             throw failure(.noMatchingCase(value), fieldID: fieldID, kind: .bytes, parent: parent, arrayIndex: arrayIndex)
         }
         var index = entry.caseStart
@@ -687,11 +733,11 @@ public struct Interpreter {
             let candidate = plan.cases[index]
             if try evaluate(candidate.condition, fieldID: fieldID, type: typeIndex, parent: parent,
                             arrayIndex: arrayIndex) != 0 {
-                return candidate.type
+                return (candidate.type, candidate.field)
             }
             index += 1
         }
-        if entry.defaultType >= 0 { return entry.defaultType }
+        if entry.defaultType >= 0 { return (entry.defaultType, entry.defaultField) }
         throw failure(.noMatchingCase(nil), fieldID: fieldID, kind: .bytes, parent: parent, arrayIndex: arrayIndex)
     }
 

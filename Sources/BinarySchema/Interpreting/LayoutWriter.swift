@@ -160,8 +160,17 @@ package struct LayoutWriter {
                 continue
             }
             guard let member else {
-                if isRoot { throw EndOfValue() }
-                throw failure(field.fieldID, node, "the value has no property '\(name)' for this field")
+                // A header type writes just the header: the root stops at the first field the value
+                // lacks, when it has none after it. One that skips a field in the middle is an error.
+                let later = (fieldIndex + 1)..<(structure.fieldStart + structure.fieldCount)
+                let modelsLater = later.contains { index in
+                    let laterField = schema.fields[Int(plan.fields[index].fieldID)]
+                    let laterName = matchesSwiftNames ? laterField.swiftName : laterField.name
+                    return members.contains { $0.name == laterName }
+                }
+                if isRoot, !modelsLater { throw EndOfValue() }
+                throw failure(field.fieldID, node, "the value has no property '\(name)' for this field"
+                              + (modelsLater ? ", which the fields after it need to be placed" : ""))
             }
             propertyPath.append(name)
             defer { propertyPath.removeLast() }

@@ -199,9 +199,11 @@ private struct LoadSession {
         indexByPath[key] = index
         let directory = (path as NSString).deletingLastPathComponent
         for entry in syntax.imports {
-            var target = entry.path.hasPrefix("/") ? entry.path : (directory as NSString).appendingPathComponent(entry.path)
-            if !entry.path.hasPrefix("/"), read(target) == nil,
-               let found = importDirectories.map({ ($0 as NSString).appendingPathComponent(entry.path) })
+            // `import "ethernet"`: a schema by its name, the bundled one unless one sits beside the file.
+            let file = entry.path.contains("/") || entry.path.hasSuffix(".schema") ? entry.path : entry.path + ".schema"
+            var target = file.hasPrefix("/") ? file : (directory as NSString).appendingPathComponent(file)
+            if !file.hasPrefix("/"), read(target) == nil,
+               let found = importDirectories.map({ ($0 as NSString).appendingPathComponent(file) })
                 .first(where: { read($0) != nil }) {
                 target = found
             }

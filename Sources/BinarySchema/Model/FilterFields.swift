@@ -35,17 +35,30 @@ extension Schema {
             // chain of structs that contain each other through arrays or switches under new names.
             guard depth < 32, visited.insert("\(structID) \(prefix)").inserted else { return }
             for field in structs[structID].fields where !field.isHidden {
-                let name: String
-                switch field.filterNaming {
-                case .segment(let segment): name = prefix.isEmpty ? segment : prefix + "." + segment
-                case .absolute(let whole): name = whole
-                case .transparent: name = prefix
+                // A switch whose cases have attributes: each case is read as a field of its own.
+                var readings = [(field, field.type)]
+                if case .switchOn(let choice) = field.type, !choice.caseFieldIDs.isEmpty {
+                    let types = choice.cases.map(\.type) + (choice.defaultType.map { [$0] } ?? [])
+                    readings = types.enumerated().map { index, type in
+                        (choice.caseFieldID(index).map { fields[$0] } ?? field, type)
+                    }
                 }
-                if case .transparent = field.filterNaming {} else {
-                    record(name, describe(field.type), layer, field.id)
-                }
-                for inner in heldStructs(field.type) where structs[inner].protocolAbbreviation == nil {
-                    visit(inner, prefix: name, layer: layer, depth: depth + 1)
+                for (reading, type) in readings {
+                    let name: String
+                    switch reading.filterNaming {
+                    case .segment(let segment): name = prefix.isEmpty ? segment : prefix + "." + segment
+                    case .absolute(let whole): name = whole
+                    case .transparent: name = prefix
+                    }
+                    // A protocol layer read in place is named by its protocol, not by the field.
+                    var isLayer = false
+                    if case .structure(let id) = type, structs[id].protocolAbbreviation != nil { isLayer = true }
+                    if case .transparent = reading.filterNaming {} else if !isLayer {
+                        record(name, describe(type), layer, reading.id)
+                    }
+                    for inner in heldStructs(type) where structs[inner].protocolAbbreviation == nil {
+                        visit(inner, prefix: name, layer: layer, depth: depth + 1)
+                    }
                 }
             }
         }

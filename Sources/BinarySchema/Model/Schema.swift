@@ -7,7 +7,8 @@ public final class Schema: Sendable {
     public let structs: [StructType]
     /// All enums, indexed by ``EnumType/id``.
     public let enums: [EnumType]
-    /// All fields of all structs, indexed by ``Field/id``.
+    /// All fields of all structs, indexed by ``Field/id``; a switch case with attributes has one of
+    /// its own (the switch's field's name and slot, the case's filter name and display).
     public let fields: [Field]
     /// Every name as UTF-8 in one buffer, for fast rendering.
     package let names: NameTable
@@ -31,7 +32,7 @@ public final class Schema: Sendable {
         }
         self.structsByName = byName
         self.linkTypes = links
-        self.plan = ExecutionPlan(structs: structs, tables: dispatchTables)
+        self.plan = ExecutionPlan(structs: structs, tables: dispatchTables, totalFieldCount: fields.count)
     }
 
     /// The struct named `name`, if any.
@@ -506,11 +507,21 @@ package final class SwitchType: Sendable {
     package let cases: [(values: [Int64], condition: Program?, type: FieldType)]
     /// The `_` case, if any; with none, an unmatched value is an error.
     package let defaultType: FieldType?
+    /// Per case (``cases`` in order, then the default), the field a case with attributes reads its
+    /// value as (its own filter name and display hint, the switch's field's name and slot), or -1.
+    package let caseFieldIDs: [Int]
 
-    init(subject: Program?, cases: [(values: [Int64], condition: Program?, type: FieldType)], defaultType: FieldType?) {
+    init(subject: Program?, cases: [(values: [Int64], condition: Program?, type: FieldType)], defaultType: FieldType?,
+         caseFieldIDs: [Int] = []) {
         self.subject = subject
         self.cases = cases
         self.defaultType = defaultType
+        self.caseFieldIDs = caseFieldIDs
+    }
+
+    /// The field case `index` (``cases.count`` for the default) is read as, if it has its own.
+    package func caseFieldID(_ index: Int) -> Int? {
+        caseFieldIDs.indices.contains(index) && caseFieldIDs[index] >= 0 ? caseFieldIDs[index] : nil
     }
 }
 

@@ -127,6 +127,8 @@ indirect enum TypeSyntax {
         let patterns: [ExpressionSyntax]
         let type: TypeSyntax
         let location: SchemaLocation
+        /// `.mss => u16 @name("mss_val")`: how this case's value is named and shown.
+        var attributes: [AttributeSyntax] = []
     }
 
     /// A name, such as `u16`, `mac`, `IPv4` or `EtherType`.

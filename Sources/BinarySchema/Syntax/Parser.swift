@@ -362,7 +362,8 @@ struct Parser {
             }
             try expectSymbol("=>")
             let type = try parseType()
-            cases.append(.init(patterns: patterns, type: type, location: location(of: caseToken)))
+            let attributes = try parseAttributes()
+            cases.append(.init(patterns: patterns, type: type, location: location(of: caseToken), attributes: attributes))
             if current.isSymbol(",") || current.isSymbol(";") { advance() }
         }
         advance()

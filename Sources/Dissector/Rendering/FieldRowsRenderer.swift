@@ -99,11 +99,6 @@ public struct FieldRowsRenderer {
                     value.appendDecimal(node.bitWidth)
                     value.append(value.count == 0 ? " bits" as StaticString : " bits)")
                 }
-                // The name a filter takes, where it is not the path without its indices.
-                if isLeaf, !filters.isPath(paths, at: index) {
-                    value.append(" · " as StaticString)
-                    filters.write(index, into: &value)
-                }
             }
             // Bytes: shown for leaves, once per run (bit fields sharing bytes show them on the first row).
             let byteRange = node.byteOffset..<(node.byteOffset + node.byteLength)
@@ -120,7 +115,13 @@ public struct FieldRowsRenderer {
             let isHeading = isLayer && !isError && !isCut
             let width = isHeading ? max(20, options.width - headingIndent) : valueWidth
             let valueLines: [Range<Int>] = value.count <= width ? [] : Text.wrap(value.bytes, width: width)
-            let lineCount = max(1, rows.count + (more > 0 ? 1 : 0), valueLines.count)
+            // The name a filter takes, where it is not the path without its indices: after the value,
+            // or on a line of its own when it does not fit there (never broken).
+            let showsFilter = isLeaf && !isError && !isCut && !filters.isPath(paths, at: index)
+            let lastLength = valueLines.last.map(\.count) ?? value.count
+            let filterOwnLine = showsFilter && lastLength + 3 + filters.length(of: index) > width
+            let valueLineCount = max(1, valueLines.count) + (filterOwnLine ? 1 : 0)
+            let lineCount = max(1, rows.count + (more > 0 ? 1 : 0), valueLineCount)
             for line in 0..<lineCount {
                 sink.append(byte: UInt8(ascii: "\n"))
                 // Offset column.
@@ -172,6 +173,12 @@ public struct FieldRowsRenderer {
                           layout.leafOrdinals[index], into: &sink)
                     sink.append(contentsOf: valueText)
                     end(style, isError: isError || isCut, isLayer: isLayer, isLeaf: isLeaf, into: &sink)
+                }
+                if showsFilter, line == valueLineCount - 1 {
+                    sink.append(filterOwnLine ? "· " as StaticString : " · ")
+                    if style.enabled { style.beginDim(into: &sink) }
+                    filters.write(index, into: &sink)
+                    if style.enabled { style.end(into: &sink) }
                 }
                 sink.trimTrailingSpaces()
             }
