@@ -136,6 +136,56 @@ import Testing
         #expect(rows.contains { $0.contains("demo.items[1].kind") && !$0.contains("·") }, "the path without indices needs no second name")
     }
 
+    /// A switch case's attributes name and show its value; the path stays the field's.
+    @Test func switchCasesTakeTheirOwnNamesAndHints() throws {
+        let schema = """
+            @protocol("demo")
+            struct Main {
+              kind: u8
+              value: switch kind {
+                1 => u16 @name("demo.mss") @hex
+                2 => string[3] @encoding("latin1") @name("label")
+                3 => Pair @name("demo.pair")
+                _ => bytes[..]
+              }
+            }
+            struct Pair { a: u8  b: u8 }
+            """
+        let mss = try dissect(schema, [1, 0x05, 0xB4])
+        #expect(try name(mss, "demo.value") == "demo.mss")
+        #expect(try mss.display("demo.value") == "0x05b4", "the case's @hex")
+        let label = try dissect(schema, [2, 0x41, 0xE9, 0x42])
+        #expect(try name(label, "demo.value") == "demo.label")
+        #expect(try label.display("demo.value") == "\"AéB\"", "the case's @encoding")
+        let pair = try dissect(schema, [3, 7, 8])
+        #expect(try name(pair, "demo.value.b") == "demo.pair.b")
+        let other = try dissect(schema, [9, 7])
+        #expect(try name(other, "demo.value") == "demo.value", "a case without attributes is named as the field")
+        let listed = Set(try SchemaLoader.load(text: schema).filterFields.map(\.name))
+        #expect(listed.isSuperset(of: ["demo.mss", "demo.label", "demo.pair", "demo.pair.a", "demo.value"]), "\(listed)")
+    }
+
+    @Test func attributesThatDoNotApplyToACaseAreLocated() {
+        let found = diagnostics("""
+            struct Main {
+              kind: u8
+              value: switch kind {
+                1 => u16 @size(2)
+                2 => u8 @encoding("ascii")
+              }
+            }
+            """)
+        #expect(found.map(\.location.line) == [4, 5], "\(found)")
+        #expect(found.first?.message.contains("write it after the switch's closing brace") == true)
+    }
+
+    @Test func aConditionWrittenAfterTheAttributesSaysWhereItGoes() {
+        let found = diagnostics("struct Main { version: u8  options: bytes[4] @hex if version == 2 }")
+        #expect(found.first?.message == "the condition comes before the attributes: write 'options: Type if condition @attribute'",
+                "\(found)")
+        #expect(found.first?.location.column == 51, "at the 'if'")
+    }
+
     private func name(_ dissection: Dissection, _ path: String) throws -> String {
         dissection.filterName(of: try #require(dissection.node(at: path)))
     }

@@ -386,7 +386,7 @@ final class SchemaKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainer
         var ancestor = error.node
         while ancestor >= 0, Int(nodes[ancestor].parent) != node { ancestor = Int(nodes[ancestor].parent) }
         guard ancestor >= 0, let failing = context.dissection.field(of: ancestor),
-              let failingIndex = fields.firstIndex(where: { $0.id == failing.id }) else { return true }
+              let failingIndex = fields.firstIndex(where: { $0.slot == failing.slot }) else { return true }
         return wanted >= failingIndex
     }
 

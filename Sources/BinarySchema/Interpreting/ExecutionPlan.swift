@@ -10,14 +10,24 @@ final class ExecutionPlan: @unchecked Sendable {
         var fieldStart: Int32
         var fieldCount: Int32
         var isOffsetBase: Bool
+        /// Whether the struct has `@requires` (``ExecutionPlan/requirements``). A Bool in what was
+        /// padding: the entry, which every struct read copies, stays 16 bytes.
+        var hasRequirements = false
         /// Index among the struct's fields of the last one with a constraint, or -1: a heuristic
         /// attempt at this struct claims its payload once that field's constraints hold.
         var lastConstrainedField: Int32
-        /// `@requires` programs: `constraints[requirementStart..<requirementStart + requirementCount]`.
-        var requirementStart: Int32 = 0
-        var requirementCount: Int32 = 0
-        /// Parameters: the struct's first fields.
-        var parameterCount: Int32 = 0
+    }
+
+    /// The `position` of the row that checks a struct's `@requires`: the field loop sends it, as
+    /// any row with a position, to the cold path, which checks them instead of reading a field.
+    static let requirementsRow: Int32 = -2
+
+    /// A struct's `@requires`: `constraints[start..<start + count]`, checked once its
+    /// `parameterCount` parameters (its first fields) are read.
+    struct RequirementEntry {
+        var start: Int32
+        var count: Int32
+        var parameterCount: Int32
     }
 
     struct FieldEntry {
@@ -188,6 +198,8 @@ final class ExecutionPlan: @unchecked Sendable {
     /// `bytes[..]`: what a dispatch reads when no entry and no heuristic claims the payload.
     let restOfScopeType: Int32
     let constraints: Table<Int32>
+    /// Per struct, its `@requires` (read only for a struct whose entry ``StructEntry/hasRequirements``).
+    let requirements: Table<RequirementEntry>
     let programs: Table<ProgramEntry>
     let operations: Table<Program.Operation>
     let references: Table<ReferenceEntry>
@@ -212,24 +224,38 @@ final class ExecutionPlan: @unchecked Sendable {
     init(structs structTypes: [StructType], tables: [DispatchTable] = [], totalFieldCount: Int = 0) {
         var builder = Builder()
         var structs: [StructEntry] = []
+        var requirementEntries: [RequirementEntry] = []
         var argumentsByField: [Int: [Int32]] = [:]
         restOfScopeType = builder.type(.bytes(.rest))
         for table in tables { builder.lower(table) }
         for structure in structTypes {
-            let lastConstrained = structure.fields.lastIndex { !$0.constraints.isEmpty }.map(Int32.init) ?? -1
+            // `@requires` is a row of its own after the parameters (see ``requirementsRow``), so the
+            // interpreter's field loop has no code for it.
+            let hasRequirements = !structure.requirements.isEmpty
+            let parameterCount = structure.fields.prefix { $0.isParameter }.count
+            func row(_ offset: Int) -> Int { hasRequirements && offset >= parameterCount ? offset + 1 : offset }
+            let lastConstrained = structure.fields.lastIndex { !$0.constraints.isEmpty }.map { Int32(row($0)) } ?? -1
             let requirementStart = Int32(builder.constraints.count)
             builder.constraints.append(contentsOf: structure.requirements.map { builder.program($0) })
-            structs.append(StructEntry(fieldStart: Int32(builder.fields.count), fieldCount: Int32(structure.fields.count),
-                                       isOffsetBase: structure.isOffsetBase,
-                                       lastConstrainedField: lastConstrained, requirementStart: requirementStart,
-                                       requirementCount: Int32(structure.requirements.count),
-                                       parameterCount: Int32(structure.fields.prefix { $0.isParameter }.count)))
+            requirementEntries.append(RequirementEntry(start: requirementStart, count: Int32(structure.requirements.count),
+                                                       parameterCount: Int32(parameterCount)))
+            let rowCount = structure.fields.count + (hasRequirements ? 1 : 0)
+            structs.append(StructEntry(fieldStart: Int32(builder.fields.count), fieldCount: Int32(rowCount),
+                                       isOffsetBase: structure.isOffsetBase, hasRequirements: hasRequirements,
+                                       lastConstrainedField: lastConstrained))
             // Reserve the struct's field rows first so they stay contiguous while their types are lowered.
             let start = builder.fields.count
             builder.fields.append(contentsOf: repeatElement(
                 FieldEntry(fieldID: 0, slot: 0, type: 0, condition: -1, size: -1, constraintStart: 0, constraintCount: 0,
                            byteOrder: -1, position: -1, alignment: 0, isPlainInteger: false),
-                count: structure.fields.count))
+                count: rowCount))
+            if hasRequirements {
+                // Its slot is the one past the fields': never written, as the row reads no node.
+                builder.fields[start + parameterCount] = FieldEntry(
+                    fieldID: -1, slot: Int32(structure.fields.count), type: restOfScopeType, condition: -1, size: -1,
+                    constraintStart: 0, constraintCount: 0, byteOrder: -1, position: Self.requirementsRow, alignment: 0,
+                    isPlainInteger: false)
+            }
             for (offset, field) in structure.fields.enumerated() {
                 let constraintStart = Int32(builder.constraints.count)
                 let constraintPrograms = field.constraints.map { builder.program($0) }
@@ -242,7 +268,7 @@ final class ExecutionPlan: @unchecked Sendable {
                 let isPlain = field.condition == nil && field.size == nil && field.littleEndianCondition == nil
                     && field.position == nil && field.alignment == 0
                     && (entry.kind == .integer || entry.kind == .enumeration)
-                builder.fields[start + offset] = FieldEntry(
+                builder.fields[start + row(offset)] = FieldEntry(
                     fieldID: Int32(field.id), slot: Int32(field.slot), type: type,
                     condition: builder.program(field.condition), size: builder.program(field.size),
                     constraintStart: constraintStart, constraintCount: Int32(constraintPrograms.count),
@@ -256,6 +282,7 @@ final class ExecutionPlan: @unchecked Sendable {
         }
         checksums = ChecksumPlan(structs: structTypes) { builder.program($0) }
         self.structs = Table(structs)
+        requirements = Table(requirementEntries)
         fields = Table(builder.fields)
         types = Table(builder.types)
         switches = Table(builder.switches)

@@ -233,11 +233,7 @@ public struct Interpreter {
         }
         var fieldIndex = structure.fieldStart
         let fieldEnd = structure.fieldStart + structure.fieldCount
-        // `@requires` holds once the parameters (the first fields) have their values.
-        let requirementsAt = structure.requirementCount > 0 ? structure.fieldStart + structure.parameterCount : -1
-        if requirementsAt == fieldEnd { try checkRequirements(structure, node: nodeIndex, frame: frameIndex) }
         while fieldIndex < fieldEnd {
-            if fieldIndex == requirementsAt { try checkRequirements(structure, node: nodeIndex, frame: frameIndex) }
             let field = plan.fields[fieldIndex]
             fieldIndex += 1
             let node: Int32
@@ -269,19 +265,23 @@ public struct Interpreter {
         return nodeIndex
     }
 
-    /// A struct's `@requires` conditions, before its first field: one that fails stops the walk at
-    /// the struct. A heuristic whose only constraints they are claims its payload once they hold.
+    /// A struct's `@requires` conditions, checked by their row in its fields (after the parameters,
+    /// before the first field read): one that fails stops the walk at the struct. A heuristic whose
+    /// only constraints they are claims its payload once they hold.
     @inline(never)
-    private mutating func checkRequirements(_ structure: ExecutionPlan.StructEntry, node: Int32, frame: Int32) throws(Stop) {
-        var requirement = structure.requirementStart
-        while requirement < structure.requirementStart + structure.requirementCount {
+    private mutating func checkRequirements(node: Int32) throws(Stop) {
+        guard let frame = state.frame(currentFrame) else { return }
+        let structure = plan.structs[frame.structID]
+        let entry = plan.requirements[frame.structID]
+        var requirement = entry.start
+        while requirement < entry.start + entry.count {
             let program = plan.constraints[requirement]
             if try evaluate(program, for: node) == 0 {
                 throw failure(at: node, .constraintViolated(expression: plan.programTexts[Int(program)]))
             }
             requirement += 1
         }
-        if frame == unclaimedHeuristicFrame, structure.lastConstrainedField < 0 { unclaimedHeuristicFrame = -1 }
+        if currentFrame == unclaimedHeuristicFrame, structure.lastConstrainedField < 0 { unclaimedHeuristicFrame = -1 }
     }
 
     @inline(__always)
@@ -290,7 +290,8 @@ public struct Interpreter {
             let holds = try evaluate(field.condition, fieldID: field.fieldID, type: field.type, parent: parent, arrayIndex: -1)
             guard holds != 0 else { return nil }
         }
-        if field.byteOrder >= 0 || field.position >= 0 || field.alignment > 0 { return try parsePlaced(field, parent: parent) }
+        // (A position of -2, the row of a struct's `@requires`, takes the cold path too.)
+        if field.byteOrder >= 0 || field.position != -1 || field.alignment > 0 { return try parsePlaced(field, parent: parent) }
         guard field.size >= 0 else {
             return try parseValue(field.type, fieldID: field.fieldID, parent: parent, arrayIndex: -1)
         }
@@ -300,6 +301,10 @@ public struct Interpreter {
     /// A field with `@little_endian`, `@at` or `@align`: rare, so kept off the common path.
     @inline(never)
     private mutating func parsePlaced(_ field: ExecutionPlan.FieldEntry, parent: Int32) throws(Stop) -> Int32? {
+        if field.position == ExecutionPlan.requirementsRow {
+            try checkRequirements(node: parent)
+            return nil
+        }
         let savedByteOrder = byteOrderOverride
         defer { byteOrderOverride = savedByteOrder }
         if field.byteOrder >= 0 {
@@ -613,6 +618,7 @@ public struct Interpreter {
     /// walk fails before it claims the payload (its own fields do not fit: the payload is not what
     /// the key suggested). Once it reaches a dispatch of its own, its errors are the walk's, as
     /// is a walk the capture's end cut short. A payload that fits costs a mark and nothing more.
+    @inline(never)
     private mutating func guess(_ typeIndex: Int32, fieldID: Int32, parent: Int32, arrayIndex: Int32) throws(Stop) -> Int32? {
         let mark = state.mark
         let start = reader.bitPosition
@@ -1126,7 +1132,8 @@ public struct Interpreter {
 
     /// Whether a node for `fieldID` at `arrayIndex` is a field with a `@size` (its elements are not).
     private func isSizedField(_ fieldID: Int32, _ arrayIndex: Int32) -> Bool {
-        arrayIndex < 0 && fieldID >= 0 && Int(fieldID) < schema.fields.count && schema.fields[Int(fieldID)].size != nil
+        arrayIndex < 0 && fieldID >= 0 && Int(fieldID) < schema.fields.count
+            && schema.declaredField(schema.fields[Int(fieldID)]).size != nil
     }
 
     /// The end on the wire of a sized field's scope the cut narrowed; nil when its length ended it

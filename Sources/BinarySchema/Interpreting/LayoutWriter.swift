@@ -135,6 +135,8 @@ package struct LayoutWriter {
         }
         for fieldIndex in structure.fieldStart..<(structure.fieldStart + structure.fieldCount) {
             let field = plan.fields[fieldIndex]
+            // A struct's `@requires` row reads nothing, and writes nothing.
+            if field.position == ExecutionPlan.requirementsRow { continue }
             let schemaField = schema.fields[Int(field.fieldID)]
             let name = matchesSwiftNames ? schemaField.swiftName : schemaField.name
             let member = members.first { $0.name == name }?.value
@@ -164,6 +166,7 @@ package struct LayoutWriter {
                 // lacks, when it has none after it. One that skips a field in the middle is an error.
                 let later = (fieldIndex + 1)..<(structure.fieldStart + structure.fieldCount)
                 let modelsLater = later.contains { index in
+                    guard plan.fields[index].fieldID >= 0 else { return false }
                     let laterField = schema.fields[Int(plan.fields[index].fieldID)]
                     let laterName = matchesSwiftNames ? laterField.swiftName : laterField.name
                     return members.contains { $0.name == laterName }

@@ -66,6 +66,7 @@ package enum FuzzDictionary {
         "utf-16le", "utf-16be", "== \"",
         "@checksum(", "internet", "crc32", "crc32c", "crc16_ccitt", "crc16_xmodem", "crc16_kermit", "adler32", "self",
         "ip_pseudo(", "on_request", "when(", "src", "dst", "{?", "{? {", "@label(\"",
+        "hidden let ", "@requires(", "@name(\"", "@name(\"\")", "[*]", "{len(", "import \"ip\"",
     ]
 
     /// The terminators of a type's strings, in arrays and switch cases too.

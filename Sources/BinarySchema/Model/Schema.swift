@@ -35,6 +35,13 @@ public final class Schema: Sendable {
         self.plan = ExecutionPlan(structs: structs, tables: dispatchTables, totalFieldCount: fields.count)
     }
 
+    /// The field of its struct `field` is: itself, or for the field a switch case with attributes
+    /// reads its value as, the switch's field (which holds the `@size`, the condition, ...).
+    package func declaredField(_ field: Field) -> Field {
+        guard structs.indices.contains(field.structID), structs[field.structID].fields.indices.contains(field.slot) else { return field }
+        return structs[field.structID].fields[field.slot]
+    }
+
     /// The struct named `name`, if any.
     public func structType(named name: String) -> StructType? {
         structsByName[name].map { structs[$0] }

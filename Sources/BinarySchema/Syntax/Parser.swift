@@ -253,6 +253,12 @@ struct Parser {
             condition = try parseExpression()
         }
         let attributes = try parseAttributes()
+        // `name: Type @size(n) if c`: C and Kaitai put conditions anywhere; here the condition
+        // comes first, and the message says so rather than reading `if` as the next field.
+        if condition == nil, !attributes.isEmpty, current.isKeyword("if"), position + 1 < tokens.count,
+           !tokens[position + 1].isSymbol(":") {
+            throw fail("the condition comes before the attributes: write '\(name): Type if condition @attribute'")
+        }
         if current.isSymbol(",") || current.isSymbol(";") { advance() }
         return FieldSyntax(name: name, location: location(of: nameToken), type: type, expectedValue: expected,
                            condition: condition, attributes: attributes)
