@@ -165,6 +165,21 @@ import Testing
         #expect(listed.isSuperset(of: ["demo.mss", "demo.label", "demo.pair", "demo.pair.a", "demo.value"]), "\(listed)")
     }
 
+    /// A case with attributes is read as a field of its own, which keeps its switch's `@size`: in a
+    /// frame the capture cut right after the sized value, a `T[..]` case stops at the size, as a
+    /// case without attributes does (it read on into a cut element).
+    @Test func aCaseWithAttributesKeepsItsSwitchsSizeInACutFrame() throws {
+        for caseAttributes in ["", #"@name("demo.list")"#] {
+            let schema = """
+                struct Main { kind: u8  len: u8  value: switch kind { 1 => u16[..] \(caseAttributes) } @size(len)  tail: u8 }
+                """
+            let dissection = try dissect(schema, [1, 4, 0, 1, 0, 2], originalLength: 7)
+            #expect(dissection.node(at: "Main.value[1]") != nil, "\(caseAttributes)")
+            #expect(dissection.node(at: "Main.value[2]") == nil, "no element past the size: \(caseAttributes)")
+            #expect(dissection.cut?.path == "Main.tail", "\(caseAttributes)")
+        }
+    }
+
     @Test func attributesThatDoNotApplyToACaseAreLocated() {
         let found = diagnostics("""
             struct Main {

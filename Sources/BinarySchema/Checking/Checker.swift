@@ -780,16 +780,7 @@ struct Checker {
                 filterNaming = checkFilterName(attribute)
             case "encoding":
                 textAttributes.append(attribute)
-                if attribute.arguments.count == 1, case .string(let name, let location) = attribute.arguments[0] {
-                    if let encoding = TextEncoding(attribute: name) {
-                        fieldEncoding = encoding
-                    } else {
-                        report(.invalidValue, "unknown encoding '\(name)' (known: \(TextEncoding.allCases.map(\.name).joined(separator: ", ")))",
-                               at: location)
-                    }
-                } else {
-                    report(.invalidValue, "@encoding takes one string: the encoding's name, e.g. @encoding(\"utf-16le\")", at: attribute.location)
-                }
+                if let encoding = checkEncoding(attribute) { fieldEncoding = encoding }
             case "text":
                 textAttributes.append(attribute)
                 if !attribute.arguments.isEmpty { report(.invalidValue, "@text takes no arguments", at: attribute.location) }
@@ -883,6 +874,20 @@ struct Checker {
                      condition: condition, constraints: constraints, size: size, display: display,
                      displayFormat: displayFormat, location: syntax.location, littleEndianCondition: littleEndian,
                      position: position, alignment: alignment, checksum: checksum, filterNaming: filterNaming)
+    }
+
+    /// `@encoding("utf-16le")`: the encoding it names, or nil after reporting why there is none.
+    private mutating func checkEncoding(_ attribute: AttributeSyntax) -> TextEncoding? {
+        guard attribute.arguments.count == 1, case .string(let name, let location) = attribute.arguments[0] else {
+            report(.invalidValue, "@encoding takes one string: the encoding's name, e.g. @encoding(\"utf-16le\")", at: attribute.location)
+            return nil
+        }
+        guard let encoding = TextEncoding(attribute: name) else {
+            report(.invalidValue, "unknown encoding '\(name)' (known: \(TextEncoding.allCases.map(\.name).joined(separator: ", ")))",
+                   at: location)
+            return nil
+        }
+        return encoding
     }
 
     /// `@name("srcport")`, `@name("tls.handshake.extensions_server_name")` or `@name("")`: how a field
@@ -1381,15 +1386,8 @@ struct Checker {
                 textAttributes.append(attribute)
                 if attribute.name == "text" {
                     if !attribute.arguments.isEmpty { report(.invalidValue, "@text takes no arguments", at: attribute.location) }
-                } else if attribute.arguments.count == 1, case .string(let name, let location) = attribute.arguments[0] {
-                    if let encoding = TextEncoding(attribute: name) {
-                        fieldEncoding = encoding
-                    } else {
-                        report(.invalidValue, "unknown encoding '\(name)' (known: \(TextEncoding.allCases.map(\.name).joined(separator: ", ")))",
-                               at: location)
-                    }
-                } else {
-                    report(.invalidValue, "@encoding takes one string: the encoding's name, e.g. @encoding(\"utf-16le\")", at: attribute.location)
+                } else if let encoding = checkEncoding(attribute) {
+                    fieldEncoding = encoding
                 }
             default:
                 report(.invalidValue, "'@\(attribute.name)' does not apply to a switch case (known: @name, @hex, @dec, @bin, @mac, @ipv4, "

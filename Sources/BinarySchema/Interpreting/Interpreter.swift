@@ -597,6 +597,12 @@ public struct Interpreter {
             keyIndex += 1
             let chosen = plan.lookup(key, in: table)
             guard chosen >= 0, chosen != firstGuess else { continue }
+            // The only candidate (the last key, no heuristic, no earlier guess: an EtherType, an IP
+            // protocol) is read as it is: nothing else could read the payload.
+            if firstGuess < 0, keyIndex == site.keyStart + site.keyCount, table.heuristicCount == 0 {
+                noteIfNoted(chosen)
+                return try parseValue(chosen, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+            }
             if let node = try guess(chosen, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex) { return node }
             if firstGuess < 0 { firstGuess = chosen }
         }
@@ -620,17 +626,30 @@ public struct Interpreter {
     /// is a walk the capture's end cut short. A payload that fits costs a mark and nothing more.
     @inline(never)
     private mutating func guess(_ typeIndex: Int32, fieldID: Int32, parent: Int32, arrayIndex: Int32) throws(Stop) -> Int32? {
+        let savedGuess = unclaimedGuessFrame
+        unclaimedGuessFrame = Int32(truncatingIfNeeded: state.frameCount)
+        defer { unclaimedGuessFrame = savedGuess }
+        return try tryReading(typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex, isGuess: true)
+    }
+
+    /// Reads struct `typeIndex` as an attempt (a heuristic's, or with `isGuess` a dispatch key's):
+    /// nil, with everything it recorded forgotten (nodes, notes, a cut, the error, the cursor),
+    /// when it stops before it claimed its payload; otherwise its node, or its stop, is the walk's.
+    private mutating func tryReading(_ typeIndex: Int32, fieldID: Int32, parent: Int32, arrayIndex: Int32,
+                                     isGuess: Bool) throws(Stop) -> Int32? {
         let mark = state.mark
         let start = reader.bitPosition
+        // A cut the attempt met is forgotten with it: it names one of the nodes rolled back.
         let (savedCutNode, savedCutNeeded, savedCutScopes) = (cutNode, cutNeeded, cutScopes.count)
-        let savedGuess = unclaimedGuessFrame
-        unclaimedGuessFrame = Int32(truncatingIfNeeded: mark.frames)
-        defer { unclaimedGuessFrame = savedGuess }
+        // Forgotten with the rest if the attempt gives up.
         noteIfNoted(typeIndex)
         do {
             return try parseValue(typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         } catch {
-            guard pendingError != nil, unclaimedGuessFrame == Int32(truncatingIfNeeded: mark.frames) else { throw error }
+            let frame = Int32(truncatingIfNeeded: mark.frames)
+            // A guess the capture's end cut short is no misfit: the bytes to judge were not captured.
+            let gaveUp = isGuess ? pendingError != nil && unclaimedGuessFrame == frame : unclaimedHeuristicFrame == frame
+            guard gaveUp else { throw error }
             state.rollBack(to: mark)
             try? reader.seek(toBit: start)
             pendingError = nil
@@ -653,26 +672,10 @@ public struct Interpreter {
     /// stops before its last constraint held (it does not claim the payload); once it has claimed
     /// the payload, its errors are the walk's.
     private mutating func attempt(_ typeIndex: Int32, fieldID: Int32, parent: Int32, arrayIndex: Int32) throws(Stop) -> Int32? {
-        let mark = state.mark
-        let start = reader.bitPosition
-        // A cut the attempt met is forgotten with it: it names one of the nodes rolled back.
-        let (savedCutNode, savedCutNeeded, savedCutScopes) = (cutNode, cutNeeded, cutScopes.count)
         let savedClaim = unclaimedHeuristicFrame
-        unclaimedHeuristicFrame = Int32(truncatingIfNeeded: mark.frames)
+        unclaimedHeuristicFrame = Int32(truncatingIfNeeded: state.frameCount)
         defer { unclaimedHeuristicFrame = savedClaim }
-        // Forgotten with the rest if the heuristic does not claim the payload.
-        noteIfNoted(typeIndex)
-        do {
-            return try parseValue(typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
-        } catch {
-            guard unclaimedHeuristicFrame == Int32(truncatingIfNeeded: mark.frames) else { throw error }
-            state.rollBack(to: mark)
-            try? reader.seek(toBit: start)
-            pendingError = nil
-            (cutNode, cutNeeded) = (savedCutNode, savedCutNeeded)
-            cutScopes.removeLast(cutScopes.count - savedCutScopes)
-            return nil
-        }
+        return try tryReading(typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex, isGuess: false)
     }
 
     /// The fast path for most fields: an integer or enum with no condition or size. Nil when

@@ -10,26 +10,31 @@ struct PathTable {
     /// With `scratch`, the table reuses the memory of an earlier frame's (give it back with
     /// ``RenderScratch/keep(_:)-paths``).
     init(_ dissection: Dissection, scratch: RenderScratch? = nil) {
-        let nodes = dissection.nodes
-        let names = dissection.schema.names
-        if let scratch {
-            text = scratch.pathText
-            text.removeAll()
-            (starts, ends) = scratch.takePathTables()
-        } else {
-            text = TextSink(capacity: nodes.count * 24)
-            starts = []
-            ends = []
+        text = scratch?.pathText ?? TextSink(capacity: dissection.nodes.count * 24)
+        (starts, ends) = scratch?.takePathTables() ?? ([], [])
+        Self.fill(dissection, &text, &starts, &ends) { index, node, names, text, starts, ends in
+            Self.appendPath(of: index, node, names, to: &text, starts: starts, ends: ends)
         }
-        let nodeBuffer = nodes.buffer
+    }
+
+    /// Fills a text per node into `text`, its bounds into `starts` and `ends` (emptied first):
+    /// `append` writes node `index`'s, and may copy any earlier node's, as a parent comes before
+    /// its children.
+    static func fill(_ dissection: Dissection, _ text: inout TextSink, _ starts: inout [Int], _ ends: inout [Int],
+                     append: (Int, FieldNode, NameTable, inout TextSink, UnsafeMutableBufferPointer<Int>,
+                              UnsafeMutableBufferPointer<Int>) -> Void) {
+        let names = dissection.schema.names
+        let nodeBuffer = dissection.nodes.buffer
+        text.removeAll()
+        starts.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
         starts.append(contentsOf: repeatElement(0, count: nodeBuffer.count))
         ends.append(contentsOf: repeatElement(0, count: nodeBuffer.count))
-        var text = self.text
-        // Both tables have a row per node, and a parent comes before its children.
+        // Both tables have a row per node.
         starts.withUnsafeMutableBufferPointer { starts in
         ends.withUnsafeMutableBufferPointer { ends in
             for index in nodeBuffer.indices {
-                Self.appendPath(of: index, nodeBuffer[index], names, to: &text, starts: starts, ends: ends)
+                append(index, nodeBuffer[index], names, &text, starts, ends)
             }
         }
         }
@@ -106,27 +111,10 @@ struct FilterNameTable {
     /// With `scratch`, the table reuses the memory of an earlier frame's (give it back with
     /// ``RenderScratch/keep(_:)-filters``).
     init(_ dissection: Dissection, scratch: RenderScratch? = nil) {
-        let names = dissection.schema.names
-        let nodeBuffer = dissection.nodes.buffer
-        if let scratch {
-            text = scratch.filterText
-            text.removeAll()
-            (starts, ends) = scratch.takeFilterTables()
-        } else {
-            text = TextSink(capacity: nodeBuffer.count * 24)
-            starts = []
-            ends = []
-        }
-        starts.append(contentsOf: repeatElement(0, count: nodeBuffer.count))
-        ends.append(contentsOf: repeatElement(0, count: nodeBuffer.count))
-        var text = self.text
-        // Both tables have a row per node, and a parent comes before its children.
-        starts.withUnsafeMutableBufferPointer { starts in
-        ends.withUnsafeMutableBufferPointer { ends in
-            for index in nodeBuffer.indices {
-                Self.appendFilterName(of: index, nodeBuffer[index], names, to: &text, starts: starts, ends: ends)
-            }
-        }
+        text = scratch?.filterText ?? TextSink(capacity: dissection.nodes.count * 24)
+        (starts, ends) = scratch?.takeFilterTables() ?? ([], [])
+        PathTable.fill(dissection, &text, &starts, &ends) { index, node, names, text, starts, ends in
+            Self.appendFilterName(of: index, node, names, to: &text, starts: starts, ends: ends)
         }
     }
 
