@@ -40,8 +40,12 @@ def check(condition, message):
 
 def dissect(binary, args, out=None, stdin=None):
     with open(out, "wb") if out else tempfile.TemporaryFile() as sink:
-        subprocess.run([binary] + args, cwd=ROOT, stdout=sink, stdin=stdin, check=True,
-                       env=dict(os.environ, LC_ALL="C.UTF-8", TZ="UTC"))
+        # `dissect hex` exits 2 for bytes that do not match their schema (a malformed sample), after
+        # writing its whole output; anything else but 0 is a failure.
+        result = subprocess.run([binary] + args, cwd=ROOT, stdout=sink, stdin=stdin,
+                                env=dict(os.environ, LC_ALL="C.UTF-8", TZ="UTC"))
+        if result.returncode not in ((0, 2) if args[:1] == ["hex"] else (0,)):
+            raise subprocess.CalledProcessError(result.returncode, [binary] + args)
         if out is None:
             sink.seek(0)
             return sink.read().decode()
