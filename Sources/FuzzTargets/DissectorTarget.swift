@@ -53,6 +53,10 @@ enum FormatsTarget {
     static let files = [
         "elf64-le.o": "ELF64", "elf64-be.o": "ELF64", "sample.zip": "ZIP", "sample.txt.gz": "GZIP",
         "sample.png": "PNG", "certificate.der": "BER",
+        "formats/sample.wav": "WAV", "formats/sample.gif": "GIF", "formats/sample.mid": "MIDI",
+        "formats/sample.sqlite3": "SQLite3", "formats/sample.ext2": "Ext2", "formats/sample.mo": "MO",
+        "formats/Sample.class": "ClassFile", "formats/hello.exe": "PE", "formats/sample.pcap": "PcapFile",
+        "formats/dejavu-hi.ttf": "TTF", "formats/person.pb": "Person", "formats/sample.msgpack": "MsgPack",
     ]
 
     /// Each example file behind the byte that picks its root: written by `dissect-fuzz seeds`,
@@ -64,7 +68,7 @@ enum FormatsTarget {
         for (file, root) in files {
             guard let index = roots.firstIndex(where: { $0.name == root }),
                   let data = FileManager.default.contents(atPath: corpus.appendingPathComponent(file).path) else { continue }
-            seeds["example-" + file] = [UInt8(truncatingIfNeeded: index)] + [UInt8](data)
+            seeds["example-" + (file as NSString).lastPathComponent] = [UInt8(truncatingIfNeeded: index)] + [UInt8](data)
         }
         return seeds
     }

@@ -413,13 +413,15 @@ struct CaptureCommand: ParsableCommand {
             let schemas = self.schemas, checksums = self.checksums, options = reassemblyOptions
             background = BackgroundReassembly {
                 let schema = try schemas.load()
-                return ReassemblyStage(schema: schema, options: options, checksums: try checksums.selection(for: schema),
+                return ReassemblyStage(schema: schema, options: options,
+                                       walk: schemas.walkOptions(checksums: try checksums.selection(for: schema)),
                                        view: nil, renderOptions: RenderOptions())
             }
         } else if reassemblyOptions.tcp || reassemblyOptions.ip {
             let schema = try schemas.load()
             if PacketPrinter.threadCount(requested: requestedThreads) == 1 { sharedSchema = schema }
-            let stage = ReassemblyStage(schema: schema, options: reassemblyOptions, checksums: try checksums.selection(for: schema),
+            let stage = ReassemblyStage(schema: schema, options: reassemblyOptions,
+                                        walk: schemas.walkOptions(checksums: try checksums.selection(for: schema)),
                                         view: shownView, renderOptions: renderOptions)
             reassembly = ReassemblyOutput(stage: stage, symbols: symbols)
         }
@@ -440,7 +442,7 @@ struct CaptureCommand: ParsableCommand {
             }
             return FrameWorker(schema: schema, root: root, linkType: capture.linkType, view: quiet ? nil : shownView,
                                options: renderOptions, localTime: localTime,
-                               symbols: symbols, checksums: try checksums.selection(for: schema),
+                               symbols: symbols, walk: schemas.walkOptions(checksums: try checksums.selection(for: schema)),
                                tapper: reassembling ? ReassemblyStage.tapper(for: schema, options: reassemblyOptions) : nil)
         }
     }
@@ -842,13 +844,11 @@ final class FrameWorker: @unchecked Sendable {
 
     /// `tapper` takes each frame's TCP segment or IP fragment for reassembly (nil: none).
     init(schema: Schema, root: StructType, linkType: Int = -1, view: View?, options: RenderOptions, localTime: Bool = false,
-         symbols: SymbolSet = .unicode, checksums: ChecksumSelection = .default, tapper: TransportTapper? = nil) {
+         symbols: SymbolSet = .unicode, walk: Interpreter.Options = Interpreter.Options(), tapper: TransportTapper? = nil) {
         self.tapper = tapper
         self.schema = schema
         rootLinkType = linkType
         localOffsets = localTime ? LocalOffsets() : nil
-        var walk = Interpreter.Options()
-        walk.checksums = checksums
         interpreter = Interpreter(schema: schema, options: walk)
         if let tapper { interpreter.noteStructs(tapper.structIDs) }
         self.root = root

@@ -63,8 +63,7 @@ struct Hex: ParsableCommand {
     func run() throws {
         let schema = try schemas.load()
         let rootStruct = try NameSuggestions.structType(named: root ?? "Ethernet", in: schema, option: "--root")
-        var options = Interpreter.Options()
-        options.checksums = try checksums.selection(for: schema)
+        let options = schemas.walkOptions(checksums: try checksums.selection(for: schema))
         let frames = try readFrames()
         if root == nil, let first = frames.first, let version = Self.ipVersion(of: first.bytes) {
             // tcpdump -x and -X dump from the network layer: say so rather than guess the root.

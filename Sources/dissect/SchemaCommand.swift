@@ -16,7 +16,9 @@ struct SchemaCommand: ParsableCommand {
                 import, beside the bundled schemas (unless --no-bundled), all checked together. \
                 Exits 0 when they are clean, 1 after printing every error (syntax, unknown types \
                 and fields, use before definition, duplicate names, a name the bundled schemas \
-                already declare, type mismatches, import cycles, structs that contain themselves).
+                already declare, type mismatches, import cycles, structs that contain themselves). \
+                Warnings (an expression C would read another way, as `a - 1 & mask`) are printed \
+                too and do not change the exit status.
                 """
         )
 

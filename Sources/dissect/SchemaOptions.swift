@@ -17,8 +17,24 @@ struct SchemaOptions: ParsableArguments {
         valueName: "table==key,protocol"))
     var decodeAs: [String] = []
 
+    @Option(name: .customLong("max-nesting"), help: ArgumentHelp(
+        "How deep structs may nest in one walk (IP in IP in ..., a file's records within records) before it stops with depth_limit: default \(Interpreter.Options.defaultNestingLimit), at most \(Interpreter.Options.maximumNestingLimit).",
+        valueName: "n"))
+    var maxNesting: Int?
+
     func validate() throws {
         for rule in decodeAs { _ = try DecodeAsRule.split(rule) }
+        if let maxNesting, !(0...Interpreter.Options.maximumNestingLimit).contains(maxNesting) {
+            throw ValidationError("--max-nesting takes 0 to \(Interpreter.Options.maximumNestingLimit), not \(maxNesting)")
+        }
+    }
+
+    /// The interpreter's options for these schemas: the nesting budget, and the checksums to verify.
+    func walkOptions(checksums: ChecksumSelection) -> Interpreter.Options {
+        var options = Interpreter.Options()
+        options.checksums = checksums
+        if let maxNesting { options.nestingLimit = maxNesting }
+        return options
     }
 
     /// Loads the schemas and applies the decode-as rules, printing every error and exiting 1 if there are any.
@@ -45,6 +61,8 @@ struct SchemaOptions: ParsableArguments {
             printError(error.description)
             throw ExitCode(1)
         }
+        // Warnings do not stop a load: each is printed, as a compiler's, before the command goes on.
+        for warning in schema.warnings { printError(warning.description) }
         for rule in decodeAs {
             // Checked against the schemas, so past ArgumentParser's validation: reported the same way.
             do {

@@ -66,7 +66,7 @@ import Testing
             }
             """)
         #expect(found.map(Self.summary) == [
-            "typeMismatch 5:12 'name' is string, not a number; use len(name) for its length or one of its fields",
+            "typeMismatch 5:12 'name' is string, not a number; use len(name) for its length",
             "typeMismatch 6:12 an 'if' condition must be a bool, but this is integer",
             "typeMismatch 7:23 '+' needs integer operands, but got bool",
             "typeMismatch 8:28 a @size must be an integer, but this is bool",

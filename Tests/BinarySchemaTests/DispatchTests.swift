@@ -242,7 +242,7 @@ import Testing
         #expect(try dissection.int("tunnel.vni") == 42)
         #expect(try dissection.int("dns.id") == 0xABCD)
         var nested = inner
-        for _ in 0..<40 { nested = udpFrame(from: 40001, to: 48879, [0x08, 0, 0, 0, 0, 0, 1, 0] + nested) }
+        for _ in 0..<80 { nested = udpFrame(from: 40001, to: 48879, [0x08, 0, 0, 0, 0, 0, 1, 0] + nested) }
         let deep = try dissectFrame(schema, nested)
         #expect(deep.error?.code == "depth_limit")
     }

@@ -47,7 +47,7 @@ import Testing
         var checked: [String] = []
         for field in schema.fields {
             switch field.type {
-            case .string(let extent, _), .bytes(let extent):
+            case .string(let extent, _, _), .bytes(let extent):
                 // Stored inside the field's type: the words of the type as the field keeps it.
                 guard let address = address(of: extent) else { continue }
                 #expect(words(of: field.type).contains(address),

@@ -71,8 +71,10 @@ import Testing
 
     @Test func recursionDepthLimit() throws {
         let schema = "struct Main { kind: u8  inner: switch kind { 1 => Main  _ => u8 } }"
-        let deep = try dissect(schema, Array(repeating: 1, count: 200))
-        #expect(deep.error?.kind == .depthLimit(64))
+        let deep = try dissect(schema, Array(repeating: 1, count: 300))
+        #expect(deep.error?.kind == .depthLimit(Interpreter.Options.defaultNestingLimit))
+        let allowed = try dissect(schema, Array(repeating: 1, count: 200) + [0, 9])
+        #expect(allowed.error == nil, "200 nested structs are within the default budget")
         let shallow = try dissect(schema, [1, 1, 0, 9])
         #expect(shallow.error == nil)
     }
@@ -195,8 +197,10 @@ import Testing
         options.fieldLimit = Int.max
         interpreter.options = options
         #expect(interpreter.options.fieldLimit == Int(Int32.max) / 2)
-        interpreter.options.depthLimit = -1
-        #expect(interpreter.options.depthLimit == 0)
+        interpreter.options.nestingLimit = -1
+        #expect(interpreter.options.nestingLimit == 0)
+        interpreter.options.nestingLimit = .max
+        #expect(interpreter.options.nestingLimit == Interpreter.Options.maximumNestingLimit)
         interpreter.options.pointerLimit = -1
         #expect(interpreter.options.pointerLimit == 0)
     }

@@ -18,6 +18,10 @@ public struct SchemaEncoder {
     public var keyStrategy: SchemaKeyStrategy = .convertFromSnakeCase
     /// Passed to `encode(to:)` as `encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// Deepest nesting of structs written (``Interpreter/Options/nestingLimit``), clamped as it is.
+    public var nestingLimit: Int = Interpreter.Options.defaultNestingLimit {
+        didSet { nestingLimit = min(max(0, nestingLimit), Interpreter.Options.maximumNestingLimit) }
+    }
 
     /// An encoder writing values as struct `root` of `schema`.
     public init(schema: Schema, root: StructType) {
@@ -36,7 +40,8 @@ public struct SchemaEncoder {
     /// The bytes of `value`.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let layout = try LayoutCapture.capture(value, userInfo: userInfo)
-        var writer = LayoutWriter(schema: schema, matchesSwiftNames: keyStrategy == .convertFromSnakeCase)
+        var writer = LayoutWriter(schema: schema, matchesSwiftNames: keyStrategy == .convertFromSnakeCase,
+                                  nestingLimit: nestingLimit)
         do {
             return try writer.write(layout, root: root)
         } catch {

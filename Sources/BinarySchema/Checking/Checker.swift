@@ -43,6 +43,9 @@ struct Checker {
     /// display hint and filter naming.
     private var currentField: (name: String, slot: Int, structID: Int, display: DisplayHint, naming: FilterNaming?)?
     private var fieldEncoding = TextEncoding.utf8
+    /// `@pad(b)` of the field being checked, and whether a string of a length took it.
+    private var fieldPadding: UInt8?
+    private var fieldPaddingUsed = false
     private var fieldReadsText = false
     private var fieldTextUsed = false
 
@@ -315,7 +318,12 @@ struct Checker {
             }
             for field in entry.syntax.fields {
                 if let value = field.value {
-                    list.append((field.name, Self.computedType(value, earlier: list)))
+                    if case .named(let typeName, _) = field.type, typeName != "let",
+                       case .enumeration(let enumID)? = lookup(typeName, file: entry.file)?.declaration {
+                        list.append((field.name, .enumeration(enumID, name: typeName)))
+                    } else {
+                        list.append((field.name, Self.computedType(value, earlier: list)))
+                    }
                     continue
                 }
                 var type = shallowType(field.type, file: entry.file)
@@ -346,7 +354,16 @@ struct Checker {
                 if name == "string" { return .string }
             }
             return .array(shallowType(base, file: file, expanding: expanding))
-        case .switchOn, .dispatch:
+        case .switchOn(_, let cases, _):
+            // A switch of integers (or of one enum's values) is a number, whichever case was read.
+            let types = Set(cases.map { shallowType($0.type, file: file, expanding: expanding).description })
+            if types.count == 1, let first = cases.first {
+                let type = shallowType(first.type, file: file, expanding: expanding)
+                if case .integer = type { return type }
+                if case .enumeration = type { return type }
+            }
+            return .varying
+        case .dispatch:
             return .varying
         case .instance(let name, _, _):
             if case .structure(let id)? = lookup(name, file: file)?.declaration { return .structure(id, name: name) }
@@ -372,9 +389,9 @@ struct Checker {
         switch syntax {
         case .boolean: return .boolean
         case .name(let name, _): return earlier.last { $0.name == name }?.type == .boolean ? .boolean : .integer
-        case .unary("!", _, _): return .boolean
-        case .call("has", _, _): return .boolean
-        case .binary(let op, _, _, _) where ["==", "!=", "<", "<=", ">", ">=", "&&", "||"].contains(op): return .boolean
+        case .unary(.not, _, _): return .boolean
+        case .call("has", _, _), .call("any", _, _), .call("all", _, _), .call("zeros", _, _): return .boolean
+        case .binary(let op, _, _, _) where op.isComparison || op.isLogical: return .boolean
         case .conditional(_, let whenTrue, _, _): return computedType(whenTrue, earlier: earlier)
         default: return .integer
         }
@@ -772,6 +789,7 @@ struct Checker {
         var alignment = 0
         var textAttributes: [AttributeSyntax] = []
         fieldEncoding = .utf8
+        var padAttribute: AttributeSyntax?
         var checksumAttribute: AttributeSyntax?
         var filterNaming: FilterNaming?
         for attribute in syntax.attributes {
@@ -784,6 +802,15 @@ struct Checker {
             case "text":
                 textAttributes.append(attribute)
                 if !attribute.arguments.isEmpty { report(.invalidValue, "@text takes no arguments", at: attribute.location) }
+            case "pad":
+                padAttribute = attribute
+                guard attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0],
+                      let value = constant(expression, file: scope.file), (0...255).contains(value) else {
+                    report(.invalidValue, "@pad takes one byte, 0 to 255: the byte a fixed-size string is padded with (@pad(0x20))",
+                           at: attribute.location)
+                    continue
+                }
+                fieldPadding = UInt8(value)
             case "size":
                 size = singleExpression(attribute, scope: scope, expecting: .integer, role: "a @size",
                                         usage: "@size takes one integer expression: the field's length in bytes")
@@ -836,6 +863,12 @@ struct Checker {
         }
         fieldEncoding = .utf8
         fieldReadsText = false
+        if let padAttribute, !fieldPaddingUsed {
+            report(.invalidValue, "'@pad' does nothing on \(Self.describe(type)): it applies to strings of a length (string[n], string[..], u8[n] @text)",
+                   at: padAttribute.location)
+        }
+        fieldPadding = nil
+        fieldPaddingUsed = false
         if let hintAttribute, display != .automatic, !Self.hint(display, appliesTo: type) {
             report(.invalidValue, "'@\(hintAttribute.name)' does nothing on \(Self.describe(type)): it applies to \(Self.targets(of: display))",
                    at: hintAttribute.location)
@@ -854,7 +887,7 @@ struct Checker {
 
         var constraints: [Program] = []
         if let expected = syntax.expectedValue {
-            let comparison = ExpressionSyntax.binary("==", .name(syntax.name, syntax.location), expected, expected.location)
+            let comparison = ExpressionSyntax.binary(.equal, .name(syntax.name, syntax.location), expected, expected.location)
             if let program = compileProgram(comparison, scope: scope, expecting: .boolean, role: "a '==' constraint") {
                 constraints.append(program)
             }
@@ -957,9 +990,20 @@ struct Checker {
         var program: Program?
         var builder = ProgramBuilder()
         let errorsBefore = diagnostics.count
-        let compiled = compile(value, scope: scope, into: &builder, expected: nil)
+        var enumID: Int?
+        if case .named(let typeName, let location) = syntax.type, typeName != "let" {
+            if case .enumeration(let id, _) = valueType {
+                enumID = id
+            } else {
+                report(.unknownType, "a computed value's type is an enum; '\(typeName)' is not one (write 'let \(syntax.name) = …' for an integer)",
+                       at: location)
+            }
+        }
+        let compiled = compile(value, scope: scope, into: &builder, expected: enumID == nil ? nil : valueType)
         if diagnostics.count == errorsBefore {
-            if compiled == .boolean, valueType != .boolean {
+            if enumID != nil, !Self.assignable(compiled, to: valueType), compiled != .integer {
+                report(.typeMismatch, "'\(syntax.name)' is \(valueType), but this is \(compiled)", at: value.location)
+            } else if compiled == .boolean, valueType != .boolean {
                 report(.typeMismatch, "a computed value that is a bool must be a comparison or logical expression (write '\(syntax.name) = (...) == true')",
                        at: value.location)
             } else if !compiled.isScalar {
@@ -990,7 +1034,7 @@ struct Checker {
             }
         }
         let type = FieldType.computed(program ?? Program(operations: [.constant(0)], references: [], text: "0", stackDepth: 1),
-                                      isBoolean: valueType == .boolean)
+                                      isBoolean: valueType == .boolean, enumID: enumID)
         return Field(id: fields.count, name: syntax.name, structID: scope.structID, slot: slot, type: type,
                      condition: nil, constraints: [], size: nil, display: display, displayFormat: displayFormat,
                      location: syntax.location, isHidden: syntax.isHidden, filterNaming: filterNaming)
@@ -1022,7 +1066,7 @@ struct Checker {
             return hint == .automatic
         case .parameter:
             return hint == .automatic
-        case .computed(_, let isBoolean):
+        case .computed(_, let isBoolean, _):
             return !isBoolean && (hint == .hex || hint == .decimal || hint == .binary || hint == .automatic)
         }
     }
@@ -1183,7 +1227,8 @@ struct Checker {
                 let extent = resolveExtent(extentSyntax, scope: scope, element: nil)
                 if name == "string" || fieldReadsText {
                     fieldTextUsed = true
-                    return .string(extent, encoding: fieldEncoding)
+                    fieldPaddingUsed = true
+                    return .string(extent, encoding: fieldEncoding, padding: fieldPadding)
                 }
                 return .bytes(extent)
             }
@@ -1200,7 +1245,9 @@ struct Checker {
                            at: location)
                     return .bytes(.rest)
                 }
-                return .string(resolveExtent(extentSyntax, scope: scope, element: nil), encoding: fieldEncoding)
+                fieldPaddingUsed = true
+                return .string(resolveExtent(extentSyntax, scope: scope, element: nil), encoding: fieldEncoding,
+                               padding: fieldPadding)
             }
             let element = resolveType(base, scope: scope)
             let extent = resolveExtent(extentSyntax, scope: scope, element: shallowType(base, file: scope.file))
@@ -1304,6 +1351,11 @@ struct Checker {
         case .until(let expression):
             var inner = scope
             inner.elementType = element
+            // The array being read is in scope in its own `until` (the elements read so far:
+            // `T[until sum(items, it.length) >= total]`).
+            if let currentField, currentField.structID == scope.structID, inner.defined[currentField.name] == nil, let element {
+                inner.defined[currentField.name] = (currentField.slot, .array(element))
+            }
             let program = compileProgram(expression, scope: inner, expecting: .boolean, role: "an 'until' condition")
             return program.map(Extent.until) ?? .rest
         }
@@ -1338,7 +1390,7 @@ struct Checker {
             if subject == nil {
                 // Subject-less switch: each pattern is a condition; several mean any of them.
                 let combined = caseSyntax.patterns.dropFirst().reduce(caseSyntax.patterns[0]) {
-                    ExpressionSyntax.binary("||", $0, $1, $1.location)
+                    ExpressionSyntax.binary(.or, $0, $1, $1.location)
                 }
                 let condition = compileProgram(combined, scope: scope, expecting: .boolean, role: "a switch case condition")
                 cases.append(([], condition, type))
@@ -1548,35 +1600,42 @@ struct Checker {
                scope.defined[typeName] == nil, case .enumeration(let id)? = lookup(typeName, file: scope.file)?.declaration {
                 return emitEnumCase(id: id, enumName: typeName, caseName: caseName, location: location, into: &builder)
             }
-            guard let (reference, type) = resolveReference(syntax, scope: scope) else { return .invalid }
+            guard let resolved = resolveReference(syntax, scope: scope) else { return .invalid }
+            let (reference, type) = (resolved.reference, resolved.type)
             guard type.isScalar else {
-                report(.typeMismatch, "'\(reference.text)' is \(type), not a number; use len(\(reference.text)) for its length or one of its fields",
-                       at: syntax.location)
+                let advice = type == .varying
+                    ? "a switch is a number only when its cases are all integers (or all one enum); name a field of the struct it read (\(reference.text).x)"
+                    : type.hasLength ? "use len(\(reference.text)) for its length" : "name one of its fields (\(reference.text).x)"
+                report(.typeMismatch, "'\(reference.text)' is \(type), not a number; \(advice)", at: syntax.location)
                 return .invalid
             }
-            if case .enclosing(levelsUp: 0) = reference.base, reference.slots.count == 1, case .slot(let slot) = reference.slots[0] {
+            if let byteIndex = resolved.byteIndex {
+                _ = compile(byteIndex, scope: scope, into: &builder, expected: .integer)
+                builder.emit(.byteAt(builder.add(reference)))
+            } else if case .enclosing(levelsUp: 0) = reference.base, reference.slots.count == 1,
+                      case .slot(let slot) = reference.slots[0] {
                 builder.emit(.loadSlot(slot))
             } else {
-                builder.emit(.load(builder.add(reference)))
+                emitReference(resolved, scope: scope, into: &builder, plain: Program.Operation.load, indexed: Program.Operation.loadAt)
             }
             return type
-        case .unary("-", .integer(let magnitude, _), _) where magnitude == UInt64(Int64.max) + 1:
+        case .unary(.negate, .integer(let magnitude, _), _) where magnitude == UInt64(Int64.max) + 1:
             // `-9223372036854775808`: Int64.min, whose magnitude alone is out of range.
             builder.emit(.constant(Int64.min))
             return .integer
         case .unary(let op, let operand, let location):
             let type = compile(operand, scope: scope, into: &builder, expected: nil)
             switch op {
-            case "!":
-                requireType(type, .boolean, op: op, at: location)
+            case .not:
+                requireType(type, .boolean, op: op.rawValue, at: location)
                 builder.emit(.logicalNot)
                 return .boolean
-            case "~":
-                requireType(type, .integer, op: op, at: location)
+            case .bitwiseNot:
+                requireType(type, .integer, op: op.rawValue, at: location)
                 builder.emit(.bitwiseNot)
                 return .integer
-            default:
-                requireType(type, .integer, op: op, at: location)
+            case .negate:
+                requireType(type, .integer, op: op.rawValue, at: location)
                 builder.emit(.negate)
                 return .integer
             }
@@ -1600,21 +1659,37 @@ struct Checker {
         case .call(let name, let arguments, let location):
             switch (name, arguments.count) {
             case ("len", 1):
-                guard let (reference, type) = resolveReference(arguments[0], scope: scope) else { return .invalid }
-                guard type.hasLength else {
-                    report(.typeMismatch, "len() takes bytes, a string or an array, not \(type)", at: arguments[0].location)
+                guard let resolved = resolveReference(arguments[0], scope: scope) else { return .invalid }
+                guard resolved.type.hasLength, resolved.byteIndex == nil else {
+                    report(.typeMismatch, "len() takes bytes, a string or an array, not \(resolved.type)", at: arguments[0].location)
                     return .invalid
                 }
-                builder.emit(.length(builder.add(reference)))
+                emitReference(resolved, scope: scope, into: &builder, plain: Program.Operation.length, indexed: Program.Operation.lengthAt)
                 return .integer
             case ("has", 1):
-                guard let (reference, _) = resolveReference(arguments[0], scope: scope) else { return .invalid }
+                guard let resolved = resolveReference(arguments[0], scope: scope) else { return .invalid }
+                guard resolved.byteIndex == nil else {
+                    report(.typeMismatch, "has() takes a field, not a byte of one: compare len(\(resolved.reference.text)) instead",
+                           at: arguments[0].location)
+                    return .invalid
+                }
+                let reference = resolved.reference
                 if case .enclosing(levelsUp: 0) = reference.base, reference.slots.count == 1, case .slot(let slot) = reference.slots[0] {
                     builder.emit(.presentSlot(slot))
                 } else {
-                    builder.emit(.present(builder.add(reference)))
+                    emitReference(resolved, scope: scope, into: &builder, plain: Program.Operation.present,
+                                  indexed: Program.Operation.presentAt)
                 }
                 return .boolean
+            case ("index", 0):
+                builder.emit(.elementIndex)
+                return .integer
+            case ("count", 2), ("any", 2), ("all", 2), ("first", 2), ("sum", 1), ("sum", 2), ("min", 1), ("max", 1):
+                return compileAggregate(name, arguments, location: location, scope: scope, into: &builder)
+            case ("min", 2) where isArrayReference(arguments[0], scope: scope):
+                return compileAggregate(name, arguments, location: location, scope: scope, into: &builder)
+            case ("max", 2) where isArrayReference(arguments[0], scope: scope):
+                return compileAggregate(name, arguments, location: location, scope: scope, into: &builder)
             case ("remaining", 0):
                 builder.emit(.remaining)
                 return .integer
@@ -1639,7 +1714,7 @@ struct Checker {
                 builder.emit(.zeros)
                 return .boolean
             default:
-                report(.unknownField, "unknown function '\(name)' with \(arguments.count) argument\(arguments.count == 1 ? "" : "s") (known: len(field), has(field), remaining(), offset(), peek(n), zeros(n), min(a, b), max(a, b))",
+                report(.unknownField, "unknown function '\(name)' with \(arguments.count) argument\(arguments.count == 1 ? "" : "s") (known: len(field), has(field), remaining(), offset(), peek(n), zeros(n), min(a, b), max(a, b), index(), and over an array: count(a, cond), any(a, cond), all(a, cond), first(a, cond), sum(a, expr), min(a, expr), max(a, expr), sum(a), min(a), max(a))",
                        at: location)
                 return .invalid
             }
@@ -1656,23 +1731,23 @@ struct Checker {
         return .enumeration(id, name: enumName)
     }
 
-    private mutating func compileBinary(_ op: String, _ left: ExpressionSyntax, _ right: ExpressionSyntax,
+    private mutating func compileBinary(_ op: BinaryOperator, _ left: ExpressionSyntax, _ right: ExpressionSyntax,
                                         location: SchemaLocation, scope: Scope,
                                         into builder: inout ProgramBuilder) -> ValueType {
         switch op {
-        case "&&", "||":
+        case .and, .or:
             let leftType = compile(left, scope: scope, into: &builder, expected: .boolean)
-            requireType(leftType, .boolean, op: op, at: location)
+            requireType(leftType, .boolean, op: op.rawValue, at: location)
             let shortCircuit = builder.emitPlaceholder()
             let rightType = compile(right, scope: scope, into: &builder, expected: .boolean)
-            requireType(rightType, .boolean, op: op, at: location)
+            requireType(rightType, .boolean, op: op.rawValue, at: location)
             let toEnd = builder.emitPlaceholder()
-            builder.patch(shortCircuit, with: op == "&&" ? .jumpIfZero(builder.nextIndex) : .jumpIfNonZero(builder.nextIndex))
+            builder.patch(shortCircuit, with: op == .and ? .jumpIfZero(builder.nextIndex) : .jumpIfNonZero(builder.nextIndex))
             builder.popForBranch()
-            builder.emit(.constant(op == "&&" ? 0 : 1))
+            builder.emit(.constant(op == .and ? 0 : 1))
             builder.patch(toEnd, with: .jump(builder.nextIndex))
             return .boolean
-        case "==", "!=", "<", "<=", ">", ">=":
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
             if case .bytes = left {
                 return compileLiteralComparison(op, field: right, literal: left, location: location, scope: scope, into: &builder)
             }
@@ -1684,67 +1759,79 @@ struct Checker {
             if case .enumCase = left { leftIsCase = true } else { leftIsCase = false }
             let leftType: ValueType
             let rightType: ValueType
-            if leftIsCase, op == "==" || op == "!=" {
+            if leftIsCase, op == .equal || op == .notEqual {
                 rightType = compile(right, scope: scope, into: &builder, expected: nil)
                 leftType = compile(left, scope: scope, into: &builder, expected: rightType)
             } else {
                 leftType = compile(left, scope: scope, into: &builder, expected: nil)
                 rightType = compile(right, scope: scope, into: &builder, expected: leftType)
             }
-            let ordering = op != "==" && op != "!="
+            let ordering = op != .equal && op != .notEqual
             if !Self.comparable(leftType, rightType) || (ordering && (leftType == .boolean || rightType == .boolean)) {
-                report(.typeMismatch, "cannot compare \(leftType) with \(rightType) using '\(op)'", at: location)
+                report(.typeMismatch, "cannot compare \(leftType) with \(rightType) using '\(op.rawValue)'", at: location)
                 return .invalid
             }
-            let operation: Program.Operation
-            switch op {
-            case "==": operation = .equal
-            case "!=": operation = .notEqual
-            case "<": operation = .less
-            case "<=": operation = .lessOrEqual
-            case ">": operation = .greater
-            default: operation = .greaterOrEqual
-            }
-            builder.emit(operation)
+            if let operation = Self.operation(op) { builder.emit(operation) }
             return .boolean
-        default:
+        case .add, .subtract, .multiply, .divide, .remainder, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .shiftLeft, .shiftRight:
             let leftType = compile(left, scope: scope, into: &builder, expected: nil)
             let rightStart = builder.operations.count
             let rightType = compile(right, scope: scope, into: &builder, expected: nil)
-            requireType(leftType, .integer, op: op, at: location)
-            requireType(rightType, .integer, op: op, at: location)
-            if op == "/" || op == "%", Self.constantValue(of: builder.operations[rightStart...]) == 0 {
+            requireType(leftType, .integer, op: op.rawValue, at: location)
+            requireType(rightType, .integer, op: op.rawValue, at: location)
+            if op == .divide || op == .remainder, Self.constantValue(of: builder.operations[rightStart...]) == 0 {
                 // At run time this always fails; in a @display it would silently show the plain value instead.
                 report(.invalidValue, "division by zero: the divisor \(describe(right)) is always 0", at: location)
             }
-            let operations: [String: Program.Operation] = [
-                "+": .add, "-": .subtract, "*": .multiply, "/": .divide, "%": .remainder,
-                "&": .bitwiseAnd, "|": .bitwiseOr, "^": .bitwiseXor, "<<": .shiftLeft, ">>": .shiftRight,
-            ]
-            builder.emit(operations[op] ?? .add)
+            if let operation = Self.operation(op) { builder.emit(operation) }
             return .integer
+        }
+    }
+
+    /// The stack machine's operation for an operator; nil for `&&` and `||`, which compile to jumps.
+    private static func operation(_ op: BinaryOperator) -> Program.Operation? {
+        switch op {
+        case .equal: return .equal
+        case .notEqual: return .notEqual
+        case .less: return .less
+        case .lessOrEqual: return .lessOrEqual
+        case .greater: return .greater
+        case .greaterOrEqual: return .greaterOrEqual
+        case .add: return .add
+        case .subtract: return .subtract
+        case .multiply: return .multiply
+        case .divide: return .divide
+        case .remainder: return .remainder
+        case .bitwiseAnd: return .bitwiseAnd
+        case .bitwiseOr: return .bitwiseOr
+        case .bitwiseXor: return .bitwiseXor
+        case .shiftLeft: return .shiftLeft
+        case .shiftRight: return .shiftRight
+        case .and, .or: return nil
         }
     }
 
     /// `field == "GET"`, `signature != x"89504e47"`: a bytes or string field's bytes (a string's
     /// text without its terminator) against a literal, in one operation.
-    private mutating func compileLiteralComparison(_ op: String, field: ExpressionSyntax, literal: ExpressionSyntax,
+    private mutating func compileLiteralComparison(_ op: BinaryOperator, field: ExpressionSyntax, literal: ExpressionSyntax,
                                                    location: SchemaLocation, scope: Scope,
                                                    into builder: inout ProgramBuilder) -> ValueType {
         guard case .bytes(let bytes, _) = literal else { return .invalid }
-        guard op == "==" || op == "!=" else {
-            report(.typeMismatch, "a string literal compares only by '==' and '!=', not '\(op)'", at: location)
+        guard op == .equal || op == .notEqual else {
+            report(.typeMismatch, "a string literal compares only by '==' and '!=', not '\(op.rawValue)'", at: location)
             return .invalid
         }
         if case .bytes = field {
-            report(.typeMismatch, "cannot compare two literals: one side of '\(op)' must be a bytes or string field", at: location)
+            report(.typeMismatch, "cannot compare two literals: one side of '\(op.rawValue)' must be a bytes or string field", at: location)
             return .invalid
         }
         var fieldType: ValueType
         var reference: FieldReference?
+        var resolvedField: ResolvedReference?
         if let first = Self.firstName(of: field), scope.defined[first] != nil || first == "it" || first == "parent" {
             guard let resolved = resolveReference(field, scope: scope) else { return .invalid }
-            (reference, fieldType) = resolved
+            (reference, fieldType) = (resolved.reference, resolved.type)
+            resolvedField = resolved
         } else {
             // Not a field (or not a known one, which compiling reports): compiled for its type.
             var scratch = ProgramBuilder()
@@ -1752,22 +1839,100 @@ struct Checker {
             if fieldType == .invalid { return .invalid }
         }
         guard let reference, fieldType == .bytes || fieldType == .string else {
-            report(.typeMismatch, "cannot compare \(fieldType) with a string literal using '\(op)': a literal compares with bytes and strings",
+            report(.typeMismatch, "cannot compare \(fieldType) with a string literal using '\(op.rawValue)': a literal compares with bytes and strings",
                    at: location)
             return .invalid
         }
-        builder.emit(.matchBytes(reference: builder.add(reference), literal: builder.add(literal: bytes)))
-        if op == "!=" { builder.emit(.logicalNot) }
+        let literalIndex = builder.add(literal: bytes)
+        if let resolvedField, let computedIndex = resolvedField.computedIndex {
+            _ = compile(computedIndex, scope: scope, into: &builder, expected: .integer)
+            builder.emit(.matchBytesAt(reference: builder.add(reference), literal: literalIndex))
+        } else {
+            builder.emit(.matchBytes(reference: builder.add(reference), literal: literalIndex))
+        }
+        if op == .notEqual { builder.emit(.logicalNot) }
         return .boolean
     }
 
-    /// The first name of `a.b.c`, or nil for other expressions.
+    /// The first name of `a.b.c` (or `a[i].b`), or nil for other expressions.
     private static func firstName(of syntax: ExpressionSyntax) -> String? {
         switch syntax {
         case .name(let name, _): return name
-        case .member(let base, _, _): return firstName(of: base)
+        case .member(let base, _, _), .index(let base, _, _): return firstName(of: base)
         default: return nil
         }
+    }
+
+    /// Emits the operation using a resolved reference: with a computed index, the index first and
+    /// then the operation that pops it.
+    private mutating func emitReference(_ resolved: ResolvedReference, scope: Scope, into builder: inout ProgramBuilder,
+                                        plain: (Int32) -> Program.Operation, indexed: (Int32) -> Program.Operation) {
+        if let computedIndex = resolved.computedIndex {
+            _ = compile(computedIndex, scope: scope, into: &builder, expected: .integer)
+            builder.emit(indexed(builder.add(resolved.reference)))
+        } else {
+            builder.emit(plain(builder.add(resolved.reference)))
+        }
+    }
+
+    /// Whether `syntax` names an array (`min(a, it.x)` is an aggregate, `min(a, b)` of two integers
+    /// is not). Reports nothing: the expression is compiled again either way.
+    private mutating func isArrayReference(_ syntax: ExpressionSyntax, scope: Scope) -> Bool {
+        guard Self.firstName(of: syntax) != nil else { return false }
+        let before = diagnostics.count
+        let resolved = resolveReference(syntax, scope: scope)
+        diagnostics.removeSubrange(before...)
+        if case .array? = resolved?.type { return true }
+        return false
+    }
+
+    /// `count(a, cond)`, `any`, `all`, `first(a, cond)`, `sum(a, expr)`, `min`, `max` and `sum(a)`,
+    /// `min(a)`, `max(a)`: the body is a program of its own, run with each element as `it`.
+    private mutating func compileAggregate(_ name: String, _ arguments: [ExpressionSyntax], location: SchemaLocation,
+                                           scope: Scope, into builder: inout ProgramBuilder) -> ValueType {
+        let kinds: [String: Program.Aggregate] = [
+            "count": .count, "any": .any, "all": .all, "first": .first, "sum": .sum, "min": .minimum, "max": .maximum,
+        ]
+        guard let kind = kinds[name], let resolved = resolveReference(arguments[0], scope: scope) else { return .invalid }
+        guard case .array(let element) = resolved.type else {
+            report(.typeMismatch, "\(name)() takes an array first, but '\(describe(arguments[0]))' is \(resolved.type)",
+                   at: arguments[0].location)
+            return .invalid
+        }
+        guard resolved.computedIndex == nil, resolved.byteIndex == nil else {
+            report(.invalidValue, "\(name)() over an array chosen by a computed index is not supported: give it its own 'let'",
+                   at: arguments[0].location)
+            return .invalid
+        }
+        let wantsCondition = kind == .count || kind == .any || kind == .all || kind == .first
+        var inner = scope
+        inner.elementType = element
+        inner.defined["it"] = nil
+        let body = arguments.count == 2 ? arguments[1] : .name("it", arguments[0].location)
+        if arguments.count == 1, !element.isScalar || element == .boolean {
+            report(.typeMismatch, "\(name)(\(describe(arguments[0]))) needs an array of integers; write \(name)(\(describe(arguments[0])), it.field) for the field to add up",
+                   at: arguments[0].location)
+            return .invalid
+        }
+        var bodyBuilder = ProgramBuilder()
+        let before = diagnostics.count
+        let bodyType = compile(body, scope: inner, into: &bodyBuilder, expected: wantsCondition ? .boolean : .integer)
+        guard diagnostics.count == before else { return .invalid }
+        if wantsCondition, bodyType != .boolean, bodyType != .invalid {
+            report(.typeMismatch, "the condition of \(name)() must be a bool, but this is \(bodyType)", at: body.location)
+            return .invalid
+        }
+        if !wantsCondition, !Self.assignable(bodyType, to: .integer) {
+            report(.typeMismatch, "\(name)() adds up or compares integers, but this is \(bodyType)", at: body.location)
+            return .invalid
+        }
+        if bodyBuilder.maxDepth > ProgramBuilder.stackLimit {
+            report(.invalidValue, "expression nests deeper than \(ProgramBuilder.stackLimit) pending values", at: body.location)
+            return .invalid
+        }
+        let program = bodyBuilder.finish(text: describe(body))
+        builder.emit(.aggregate(kind, reference: builder.add(resolved.reference), body: builder.add(body: program)))
+        return kind == .any || kind == .all ? .boolean : .integer
     }
 
     private mutating func requireType(_ type: ValueType, _ required: ValueType, op: String, at location: SchemaLocation) {
@@ -1801,9 +1966,20 @@ struct Checker {
         return Array(Set(containedStructs(entry.syntax.fields[position].type, file: entry.file))).sorted()
     }
 
+    /// A field reference resolved: where it lives, its type, and the indices the operation using
+    /// it pops, compiled before it.
+    private struct ResolvedReference {
+        var reference: FieldReference
+        var type: ValueType
+        /// A computed array index (`pool[i - 1]`): the reference's ``FieldReference/Step/computedElement``.
+        var computedIndex: ExpressionSyntax?
+        /// `id[0]`: a byte of the bytes or string field the reference names.
+        var byteIndex: ExpressionSyntax?
+    }
+
     /// Resolves a field reference (`name`, `a.b`, `parent.x`, `it`, `it.kind`, `options[0].kind`,
-    /// `options.last`, `payload.x` through a switch) to where it lives and its type.
-    private mutating func resolveReference(_ syntax: ExpressionSyntax, scope: Scope) -> (FieldReference, ValueType)? {
+    /// `pool[i - 1].tag`, `options.last`, `payload.x` through a switch, `id[0]`) to where it lives and its type.
+    private mutating func resolveReference(_ syntax: ExpressionSyntax, scope: Scope) -> ResolvedReference? {
         var components: [Component] = []
         var cursor = syntax
         while true {
@@ -1830,6 +2006,8 @@ struct Checker {
         var slots: [FieldReference.Step] = []
         var type: ValueType
         var firstSlotByStruct: [Int: Int32] = [:]
+        var computedIndex: ExpressionSyntax?
+        var byteIndex: ExpressionSyntax?
         /// For a switch or dispatch value: the structs it can be.
         var candidates: [Int] = []
         guard case .name(let firstName, let firstLocation) = components[0] else {
@@ -1846,7 +2024,7 @@ struct Checker {
             }
         } else if firstName == "it", scope.defined["it"] == nil {
             guard let element = scope.elementType else {
-                report(.unknownField, "'it' means the array element just read, and is only available in an 'until' condition",
+                report(.unknownField, "'it' means the array element at hand, and is only available in an 'until' condition and in an aggregate (count(a, it.x == 1))",
                        at: firstLocation)
                 return nil
             }
@@ -1868,26 +2046,55 @@ struct Checker {
             report(.unknownField, "unknown field '\(firstName)'\(hint)", at: firstLocation)
             return nil
         }
-        for component in components.dropFirst() {
+        for (position, component) in components.enumerated().dropFirst() {
             switch (component, type) {
             case (.index(let indexSyntax, let location), .array(let element)):
                 var indexBuilder = ProgramBuilder()
                 let before = diagnostics.count
-                _ = compile(indexSyntax, scope: scope, into: &indexBuilder, expected: .integer)
+                let indexType = compile(indexSyntax, scope: scope, into: &indexBuilder, expected: .integer)
                 guard diagnostics.count == before else { return nil }
-                guard let position = Self.constantValue(of: indexBuilder.operations[...]) else {
-                    report(.invalidValue, "an array index is a constant (write '.last' for the last element), not '\(describe(indexSyntax))'",
-                           at: indexSyntax.location)
+                if let constant = Self.constantValue(of: indexBuilder.operations[...]) {
+                    guard constant >= 0, constant <= Int64(Int32.max) else {
+                        report(.invalidValue, "an array index is at least 0 (write '.last' for the last element), not \(constant)",
+                               at: location)
+                        return nil
+                    }
+                    slots.append(.element(Int32(constant)))
+                } else {
+                    guard Self.assignable(indexType, to: .integer) else {
+                        report(.typeMismatch, "an array index must be an integer, but this is \(indexType)", at: indexSyntax.location)
+                        return nil
+                    }
+                    guard computedIndex == nil else {
+                        report(.invalidValue, "one index of a reference may be computed; '\(describe(indexSyntax))' is a second (give the first its own 'let')",
+                               at: indexSyntax.location)
+                        return nil
+                    }
+                    computedIndex = indexSyntax
+                    slots.append(.computedElement)
+                }
+                type = element
+                candidates = []
+            case (.index(let indexSyntax, let location), .bytes), (.index(let indexSyntax, let location), .string):
+                guard position == components.count - 1 else {
+                    report(.typeMismatch, "a byte of \(type) (\(describe(syntax))) is an integer, which has no fields", at: location)
                     return nil
                 }
-                guard position >= 0, position <= Int64(Int32.max) else {
-                    report(.invalidValue, "an array index is at least 0 (write '.last' for the last element), not \(position)",
+                guard computedIndex == nil else {
+                    report(.invalidValue, "a byte of a field chosen by a computed index is not supported: give the field its own 'let'",
                            at: location)
                     return nil
                 }
-                slots.append(.element(Int32(position)))
-                type = element
-                candidates = []
+                var indexBuilder = ProgramBuilder()
+                let before = diagnostics.count
+                let indexType = compile(indexSyntax, scope: scope, into: &indexBuilder, expected: .integer)
+                guard diagnostics.count == before else { return nil }
+                guard Self.assignable(indexType, to: .integer) else {
+                    report(.typeMismatch, "a byte index must be an integer, but this is \(indexType)", at: indexSyntax.location)
+                    return nil
+                }
+                byteIndex = indexSyntax
+                type = .integer
             case (.name("last", _), .array(let element)):
                 slots.append(.lastElement)
                 type = element
@@ -1936,7 +2143,16 @@ struct Checker {
         }
         let base: FieldReference.Base = levelsUp > 0 ? .enclosing(levelsUp: levelsUp)
             : (firstName == "it" && scope.defined["it"] == nil ? .element : .enclosing(levelsUp: 0))
-        return (FieldReference(base: base, slots: slots, firstSlotByStruct: firstSlotByStruct, text: text), type)
+        let textOfField = byteIndex == nil ? text : describe(Self.withoutLastIndex(syntax))
+        return ResolvedReference(reference: FieldReference(base: base, slots: slots, firstSlotByStruct: firstSlotByStruct,
+                                                           text: textOfField),
+                                 type: type, computedIndex: computedIndex, byteIndex: byteIndex)
+    }
+
+    /// `id` of `id[0]`.
+    private static func withoutLastIndex(_ syntax: ExpressionSyntax) -> ExpressionSyntax {
+        if case .index(let base, _, _) = syntax { return base }
+        return syntax
     }
 
     private mutating func resolveInParents(_ name: String, levelsUp: Int, scope: Scope,
@@ -1979,8 +2195,8 @@ struct Checker {
         case .enumCase(let name, _): return ".\(name)"
         case .member(let base, let name, _): return "\(describe(base)).\(name)"
         case .index(let base, let index, _): return "\(describe(base))[\(describe(index))]"
-        case .unary(let op, let operand, _): return "\(op)\(describe(operand))"
-        case .binary(let op, let left, let right, _): return "\(describe(left)) \(op) \(describe(right))"
+        case .unary(let op, let operand, _): return "\(op.rawValue)\(describe(operand))"
+        case .binary(let op, let left, let right, _): return "\(describe(left)) \(op.rawValue) \(describe(right))"
         case .conditional(let condition, let a, let b, _): return "\(describe(condition)) ? \(describe(a)) : \(describe(b))"
         case .call(let name, let arguments, _): return "\(name)(\(arguments.map(describe).joined(separator: ", ")))"
         }
@@ -2153,6 +2369,7 @@ struct ProgramBuilder {
     private(set) var operations: [Program.Operation] = []
     private var references: [FieldReference] = []
     private var literals: [[UInt8]] = []
+    private var bodies: [Program] = []
     private var depth = 0
     private(set) var maxDepth = 0
 
@@ -2161,9 +2378,10 @@ struct ProgramBuilder {
     mutating func emit(_ operation: Program.Operation) {
         operations.append(operation)
         switch operation {
-        case .constant, .loadSlot, .load, .length, .present, .presentSlot, .remaining, .offset, .compareSlot, .matchBytes:
+        case .constant, .loadSlot, .load, .length, .present, .presentSlot, .remaining, .offset, .compareSlot, .matchBytes,
+             .elementIndex, .aggregate:
             depth += 1
-        case .negate, .logicalNot, .bitwiseNot, .jump, .peek, .zeros:
+        case .negate, .logicalNot, .bitwiseNot, .jump, .peek, .zeros, .loadAt, .lengthAt, .presentAt, .matchBytesAt, .byteAt:
             break
         case .jumpIfZero, .jumpIfNonZero:
             depth -= 1
@@ -2183,6 +2401,12 @@ struct ProgramBuilder {
         return Int32(literals.count - 1)
     }
 
+    /// An aggregate's body: a program of its own, numbered within this one.
+    mutating func add(body: Program) -> Int32 {
+        bodies.append(body)
+        return Int32(bodies.count - 1)
+    }
+
     /// Reserves a jump to patch once its target is known; a conditional jump pops its operand.
     mutating func emitPlaceholder() -> Int {
         operations.append(.jump(0))
@@ -2199,6 +2423,7 @@ struct ProgramBuilder {
     mutating func popForBranch() { depth -= 1 }
 
     func finish(text: String) -> Program {
-        Program(operations: operations, references: references, literals: literals, text: text, stackDepth: maxDepth)
+        Program(operations: operations, references: references, literals: literals, bodies: bodies, text: text,
+                stackDepth: maxDepth)
     }
 }

@@ -94,6 +94,11 @@ final class NodeStore {
     @exclusivity(unchecked) var checksumMarks = GrowableBuffer<ChecksumMark>(capacity: 4)
     /// Nodes of the structs the interpreter notes (``Interpreter/noteStructs(_:)``), as dispatches chose them.
     @exclusivity(unchecked) var notedNodes = GrowableBuffer<Int32>(capacity: 4)
+    /// The element nodes of arrays indexed by a computed index so far, by array node: each list
+    /// a prefix of the array's elements. Emptied whenever nodes are removed.
+    @exclusivity(unchecked) var elementStarts: [Int32: [Int32]] = [:]
+    /// Elements the walk's aggregates (`sum(a, …)`, `any(a, …)`) have visited, against ``aggregateLimit``.
+    @exclusivity(unchecked) var aggregateSteps = 0
     private let trailingPadding = CacheLinePadding()
 
     init(nodeCapacity: Int = 256) {
@@ -113,7 +118,13 @@ final class NodeStore {
         if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
         checksumMarks.removeAll()
         notedNodes.removeAll()
+        if !elementStarts.isEmpty { elementStarts.removeAll(keepingCapacity: true) }
+        aggregateSteps = 0
     }
+
+    /// The most elements the aggregates of one walk visit: an aggregate in every element of a
+    /// large array over that same array would otherwise cost the square of its size.
+    static let aggregateLimit = 1 << 24
 
     /// What the store holds, to roll back to with ``rollBack(to:)``.
     struct Mark {
@@ -139,6 +150,7 @@ final class NodeStore {
         if texts.count > mark.texts { texts.removeLast(texts.count - mark.texts) }
         checksumMarks.removeLast(keeping: min(mark.checksumMarks, checksumMarks.count))
         notedNodes.removeLast(keeping: min(mark.notedNodes, notedNodes.count))
+        if !elementStarts.isEmpty { elementStarts.removeAll(keepingCapacity: true) }
     }
 
     /// A copy holding just what was filled, for a dissection that outlives the next walk.
@@ -190,19 +202,25 @@ final class NodeStore {
         index >= 0 && Int(index) < frameCount ? frames[Int(index)] : nil
     }
 
-    /// Whether the node reference `index` names was read: `resolve` without the absent-field error.
-    func isPresent(_ index: Int32, plan: ExecutionPlan, frame: Int32, element: Int32) throws(EvaluationFailure) -> Bool {
+    /// Whether the node reference `index` names was read: `resolve` without the absent-field (or
+    /// index-out-of-range) error.
+    func isPresent(_ index: Int32, plan: ExecutionPlan, frame: Int32, element: Int32,
+                   computedIndex: Int64 = -1) throws(EvaluationFailure) -> Bool {
         do {
-            _ = try resolve(index, plan: plan, frame: frame, element: element)
+            _ = try resolve(index, plan: plan, frame: frame, element: element, computedIndex: computedIndex)
             return true
         } catch {
-            if case .absentField = error { return false }
-            throw error
+            switch error {
+            case .absentField, .indexOutOfRange: return false
+            default: throw error
+            }
         }
     }
 
-    /// The node reference `index` of `plan` names, seen from `frame` (the current struct) and `element` (for `it`).
-    func resolve(_ index: Int32, plan: ExecutionPlan, frame: Int32, element: Int32) throws(EvaluationFailure) -> Int32 {
+    /// The node reference `index` of `plan` names, seen from `frame` (the current struct) and
+    /// `element` (for `it`); a step with a computed index takes `computedIndex`.
+    func resolve(_ index: Int32, plan: ExecutionPlan, frame: Int32, element: Int32,
+                 computedIndex: Int64 = -1) throws(EvaluationFailure) -> Int32 {
         let reference = plan.references[index]
         var node: Int32
         var slotIndex = reference.slotStart
@@ -246,8 +264,15 @@ final class NodeStore {
                         found = slotNode(nested, plan.parentSlots[candidate].slot)
                     }
                 }
-            case 2: found = self.element(step.value, of: node)
-            default: found = lastElement(of: node)
+            case 2, 4:
+                let position = step.kind == 2 ? Int64(step.value) : computedIndex
+                found = self.element(position, of: node)
+                if found == nil, let count = elementsRead(of: node) {
+                    throw .indexOutOfRange(plan.referenceTexts[Int(index)], index: position, count: count,
+                                           isBeingRead: isBeingRead(array: node))
+                }
+            default:
+                found = lastElement(of: node)
             }
             guard let found else { throw .absentField(plan.referenceTexts[Int(index)]) }
             node = found
@@ -256,25 +281,49 @@ final class NodeStore {
         return node
     }
 
-    /// Element `position` of a finished array node: its children are skipped subtree by subtree,
-    /// so the cost is the position (a constant of the schema), not the array's size.
-    func element(_ position: Int32, of array: Int32) -> Int32? {
-        guard array >= 0, Int(array) < nodeCount, case .array = nodes[Int(array)].kind, position >= 0 else { return nil }
-        let end = min(nodes[Int(array)].subtreeEnd, Int32(truncatingIfNeeded: nodeCount))
-        var child = array + 1
-        var index: Int32 = 0
-        while child < end {
-            if index == position { return child }
-            child = max(child + 1, nodes[Int(child)].subtreeEnd)
-            index += 1
-        }
-        return nil
+    /// The elements of an array node read so far (all of them once it is finished); nil for another node.
+    func elementsRead(of array: Int32) -> Int64? {
+        guard array >= 0, Int(array) < nodeCount, case .array = nodes[Int(array)].kind else { return nil }
+        if case .unsigned(let count) = nodes[Int(array)].value { return Int64(clamping: count) }
+        return 0
     }
 
-    /// The last element of a finished array node: up the parent links from its last node, so the
+    /// Whether an array node is still being read: it has elements but no end yet (an element
+    /// reading the array it belongs to).
+    func isBeingRead(array: Int32) -> Bool {
+        // A finished array's subtree ends past its elements; one being read has no end yet, and
+        // the node after it is its first element, not a sibling.
+        guard array >= 0, Int(array) + 1 < nodeCount, case .array = nodes[Int(array)].kind else { return false }
+        return nodes[Int(array)].subtreeEnd == array + 1 && nodes[Int(array) + 1].parent == array
+    }
+
+    /// Element `position` of an array node, finished or still being read (then only among the
+    /// elements read so far). An array of leaves finds it at once; otherwise the elements are
+    /// found subtree by subtree, and remembered (``elementStarts``) so that indexing the same
+    /// array again costs no more than the elements not yet found.
+    func element(_ position: Int64, of array: Int32) -> Int32? {
+        guard let count = elementsRead(of: array), position >= 0, position < count else { return nil }
+        let direct = Int64(array) + 1 + position
+        if direct < Int64(nodeCount), nodes[Int(direct)].parent == array, Int64(nodes[Int(direct)].arrayIndex) == position {
+            return Int32(direct)
+        }
+        let end = isBeingRead(array: array) ? Int32(truncatingIfNeeded: nodeCount)
+            : min(nodes[Int(array)].subtreeEnd, Int32(truncatingIfNeeded: nodeCount))
+        var starts = elementStarts.removeValue(forKey: array) ?? []
+        defer { elementStarts[array] = starts }
+        var child = starts.last.map { max($0 + 1, nodes[Int($0)].subtreeEnd) } ?? array + 1
+        while Int64(starts.count) <= position, child < end {
+            starts.append(child)
+            child = max(child + 1, nodes[Int(child)].subtreeEnd)
+        }
+        return Int64(starts.count) > position ? starts[Int(position)] : nil
+    }
+
+    /// The last element of an array node: up the parent links from its last node, so the
     /// cost is the nesting depth, not the array's size.
     func lastElement(of array: Int32) -> Int32? {
         guard array >= 0, Int(array) < nodeCount, case .array = nodes[Int(array)].kind else { return nil }
+        if isBeingRead(array: array), let count = elementsRead(of: array) { return element(count - 1, of: array) }
         var node = min(nodes[Int(array)].subtreeEnd, Int32(truncatingIfNeeded: nodeCount)) - 1
         while node > array {
             let parent = nodes[Int(node)].parent
@@ -636,11 +685,18 @@ extension Dissection {
 
 /// Evaluates expressions after the walk (`@display` arguments, checksum `when` conditions)
 /// against the fields recorded for one struct.
-struct RecordedFrameContext: EvaluationContext {
+struct RecordedFrameContext: NodeEvaluationContext {
     let state: NodeStore
     let plan: ExecutionPlan
     let frame: Int32
     let bytes: [UInt8]
+    var elementNode: Int32 = -1
+
+    var nodeStore: NodeStore { state }
+    var nodePlan: ExecutionPlan { plan }
+    var referenceFrame: Int32 { frame }
+    var nodeBytes: [UInt8] { bytes }
+    var argumentsElementIndex: Int32 { -1 }
 
     func slotValue(_ slot: Int32) -> Int64? {
         guard let current = state.frame(frame), let node = state.slotNode(current, slot) else { return nil }
@@ -656,18 +712,6 @@ struct RecordedFrameContext: EvaluationContext {
 
     func constant(_ index: Int32) -> Int64 { plan.constants[index] }
 
-    func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
-        try state.integerValue(of: try state.resolve(reference, plan: plan, frame: frame, element: -1), "field")
-    }
-
-    func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
-        state.length(of: try state.resolve(reference, plan: plan, frame: frame, element: -1))
-    }
-
-    func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool {
-        try state.isPresent(reference, plan: plan, frame: frame, element: -1)
-    }
-
     func slotPresence(_ slot: Int32) -> Bool? {
         guard let current = state.frame(frame) else { return nil }
         return state.slotNode(current, slot) != nil
@@ -678,8 +722,4 @@ struct RecordedFrameContext: EvaluationContext {
     var remainingBytes: Int64 { 0 }
     var currentOffset: Int64 { 0 }
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
-
-    func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool {
-        state.bytes(of: try state.resolve(reference, plan: plan, frame: frame, element: -1), in: bytes, equal: plan.literal(literal))
-    }
 }

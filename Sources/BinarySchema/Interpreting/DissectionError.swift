@@ -46,6 +46,14 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case positionOutOfRange(Int64)
         /// More `@at` reads in one walk than the interpreter's budget.
         case positionLimit(Int)
+        /// An index past an array's elements or a field's bytes (`pool[i]`, `id[9]`): `count` there
+        /// are, or, in an array still being read (an element reading its own array), read so far.
+        case indexOutOfRange(reference: String, index: Int64, count: Int64, isBeingRead: Bool)
+        /// The walk's aggregates (`sum(a, …)`, `count(a, …)`) visited more elements than their budget.
+        case aggregateLimit(Int)
+        /// An expression that has no value here: `index()` in a struct that is not an array element,
+        /// `first(a, cond)` when no element satisfies `cond`, `min`/`max` of an empty array.
+        case noValue(expression: String, reason: String)
     }
 
     /// What went wrong.
@@ -85,6 +93,9 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case .missingArgument: return "missing_argument"
         case .positionOutOfRange: return "position_out_of_range"
         case .positionLimit: return "position_limit"
+        case .indexOutOfRange: return "index_out_of_range"
+        case .aggregateLimit: return "aggregate_limit"
+        case .noValue: return "no_value"
         }
     }
 
@@ -131,14 +142,24 @@ public struct DissectionError: Error, Sendable, Hashable, CustomStringConvertibl
             return "no matching case: \(path) at \(at) has no case for \(value)"
         case .noMatchingCase(nil):
             return "no matching case: \(path) at \(at): none of the switch's conditions holds"
-        case .emptyElement(let index):
-            return "empty array element: \(path)[\(index)] at \(at) consumed no bytes"
+        case .emptyElement:
+            return "empty array element: \(path) at \(at) consumed no bytes, so the array could not end"
         case .fieldLimit(let limit):
             return "field limit: \(path) at \(at) would be field \(limit + 1); the walk records at most \(limit)"
         case .positionOutOfRange(let offset):
             return "position out of range: \(path) at \(at) is to be read at offset \(offset) of its base, which is outside it"
         case .positionLimit(let limit):
             return "position limit: \(path) at \(at) would be the walk's read number \(limit + 1) at an @at offset; it makes at most \(limit)"
+        case .indexOutOfRange(let reference, let index, let count, let isBeingRead):
+            if isBeingRead {
+                return "index out of range: \(path) at \(at) reads '\(reference)' with index \(index), outside the \(count) "
+                    + "element\(count == 1 ? "" : "s") read so far of an array still being read (an element sees only the elements before it)"
+            }
+            return "index out of range: \(path) at \(at) reads '\(reference)' with index \(index), outside 0..<\(count)"
+        case .noValue(let expression, let reason):
+            return "no value: \(path) at \(at) needs '\(expression)', which has none: \(reason)"
+        case .aggregateLimit(let limit):
+            return "aggregate limit: \(path) at \(at) needs an aggregate past the walk's budget of \(limit) elements visited"
         case .missingArgument(let name):
             return "missing argument: \(path) at \(at) is parameter '\(name)', which nothing passed (a struct with parameters read as a root)"
         }

@@ -8,6 +8,13 @@ enum EvaluationFailure: Error, Sendable {
     case beyondData(needed: Int64, available: Int64)
     /// The context has no fields to read (constant expressions).
     case notAvailable
+    /// An index outside an array's elements or a field's bytes (`count` of them; read so far when
+    /// the array is still being read).
+    case indexOutOfRange(String, index: Int64, count: Int64, isBeingRead: Bool)
+    /// The walk's aggregates visited more elements than the budget.
+    case aggregateLimit(Int)
+    /// `index()` outside an element, `first` with no match, `min`/`max` of nothing.
+    case noValue(String, reason: String)
 
     func kind(expression: String) -> DissectionError.Kind {
         switch self {
@@ -17,6 +24,10 @@ enum EvaluationFailure: Error, Sendable {
         case .noEnclosingStruct(let name): return .noEnclosingStruct(name)
         case .beyondData(let needed, let available): return .exceedsScope(needed: needed, available: Int(clamping: available))
         case .notAvailable: return .absentField(expression)
+        case .indexOutOfRange(let reference, let index, let count, let isBeingRead):
+            return .indexOutOfRange(reference: reference, index: index, count: count, isBeingRead: isBeingRead)
+        case .aggregateLimit(let limit): return .aggregateLimit(limit)
+        case .noValue(let text, let reason): return .noValue(expression: text, reason: reason)
         }
     }
 }
@@ -45,6 +56,17 @@ protocol EvaluationContext {
     func areZeros(_ count: Int64) throws(EvaluationFailure) -> Bool
     /// Whether the bytes of the field `reference` names are literal `literal` of the plan.
     mutating func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool
+    /// As `load`, `length`, `isPresent` and `matchBytes`, for a reference with a computed index (`pool[i]`).
+    mutating func load(_ reference: Int32, at index: Int64) throws(EvaluationFailure) -> Int64
+    mutating func length(_ reference: Int32, at index: Int64) throws(EvaluationFailure) -> Int64
+    mutating func isPresent(_ reference: Int32, at index: Int64) throws(EvaluationFailure) -> Bool
+    mutating func matchBytes(_ reference: Int32, at index: Int64, literal: Int32) throws(EvaluationFailure) -> Bool
+    /// Byte `index` of the bytes or string field `reference` names (`id[0]`).
+    mutating func byte(of reference: Int32, at index: Int64) throws(EvaluationFailure) -> Int64
+    /// The current struct's index among its array's elements (`index()`).
+    func elementIndex() throws(EvaluationFailure) -> Int64
+    /// An aggregate over the elements of the array `reference` names, running program `body` of the plan for each.
+    mutating func aggregate(_ kind: Program.Aggregate, over reference: Int32, body: Int32) throws(EvaluationFailure) -> Int64
 }
 
 extension EvaluationContext {
@@ -64,6 +86,19 @@ extension EvaluationContext {
     func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
     /// A context without a cursor has no bytes ahead.
     func areZeros(_ count: Int64) throws(EvaluationFailure) -> Bool { throw .notAvailable }
+}
+
+/// A context without arrays or computed indices (constant expressions, a stream's bytes, tests).
+extension EvaluationContext {
+    func load(_ reference: Int32, at index: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
+    func length(_ reference: Int32, at index: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
+    func isPresent(_ reference: Int32, at index: Int64) throws(EvaluationFailure) -> Bool { throw .notAvailable }
+    func matchBytes(_ reference: Int32, at index: Int64, literal: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
+    func byte(of reference: Int32, at index: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
+    func elementIndex() throws(EvaluationFailure) -> Int64 { throw .notAvailable }
+    func aggregate(_ kind: Program.Aggregate, over reference: Int32, body: Int32) throws(EvaluationFailure) -> Int64 {
+        throw .notAvailable
+    }
 }
 
 /// A context with no fields: every field, constant and presence reads as not available.
@@ -238,6 +273,12 @@ enum Evaluator {
             case .matchBytes(let reference, let literal): value = try context.matchBytes(reference, literal: literal) ? 1 : 0
             case .remaining: value = context.remainingBytes
             case .offset: value = context.currentOffset
+            case .elementIndex: value = try context.elementIndex()
+            case .aggregate(let kind, let reference, let body): value = try context.aggregate(kind, over: reference, body: body)
+            case .loadAt, .lengthAt, .presentAt, .matchBytesAt, .byteAt:
+                guard top > 0 else { throw .overflow }
+                top -= 1
+                value = try indexed(operation, at: stack[top], in: &context)
             case .jump(let target):
                 index = Int(target)
                 continue
@@ -267,6 +308,20 @@ enum Evaluator {
         }
         guard top > 0 else { throw .overflow }
         return stack[top - 1]
+    }
+
+    /// An operation that pops an index: kept out of the loop, as rare.
+    @inline(never)
+    private static func indexed<Context: EvaluationContext>(_ operation: Program.Operation, at index: Int64,
+                                                           in context: inout Context) throws(EvaluationFailure) -> Int64 {
+        switch operation {
+        case .loadAt(let reference): return try context.load(reference, at: index)
+        case .lengthAt(let reference): return try context.length(reference, at: index)
+        case .presentAt(let reference): return try context.isPresent(reference, at: index) ? 1 : 0
+        case .matchBytesAt(let reference, let literal): return try context.matchBytes(reference, at: index, literal: literal) ? 1 : 0
+        case .byteAt(let reference): return try context.byte(of: reference, at: index)
+        default: throw .overflow
+        }
     }
 
     private static func unary<Context: EvaluationContext>(_ operation: Program.Operation, _ operand: Int64,

@@ -10,9 +10,6 @@ final class ExecutionPlan: @unchecked Sendable {
         var fieldStart: Int32
         var fieldCount: Int32
         var isOffsetBase: Bool
-        /// Whether the struct has `@requires` (``ExecutionPlan/requirements``). A Bool in what was
-        /// padding: the entry, which every struct read copies, stays 16 bytes.
-        var hasRequirements = false
         /// Index among the struct's fields of the last one with a constraint, or -1: a heuristic
         /// attempt at this struct claims its payload once that field's constraints hold.
         var lastConstrainedField: Int32
@@ -54,6 +51,9 @@ final class ExecutionPlan: @unchecked Sendable {
         /// The last field an internet checksum of its struct covers, which may be verified as soon
         /// as it is read (``ChecksumSpec/lastSlotVerifiableDuringWalk(ownSlot:)``).
         var endsChecksum = false
+        /// An array: its slot holds its node from the start, so that an element can read the
+        /// elements before it (`parent.pool[index() - 1]`).
+        var opensArray = false
     }
 
     enum TypeKind: UInt8 {
@@ -82,11 +82,26 @@ final class ExecutionPlan: @unchecked Sendable {
         var extent: Int32 = -1
         /// A computed value or parameter that is a bool rather than an integer.
         var isBoolean = false
+        /// A string's `@pad` byte, or -1.
+        var padding: Int16 = -1
         /// A struct's arguments: programs `arguments[argumentStart..<argumentStart + argumentCount]`.
         var argumentStart: Int32 = 0
         var argumentCount: Int32 = 0
-        /// Struct ID, enum ID, element type index, switch index or address byte count, by kind.
+        /// Struct ID, enum ID, element type index, switch index or address byte count, by kind; a
+        /// computed value's enum, or -1.
         var target: Int32 = -1
+
+        /// The node kind of a computed value: a bool, an enum (`let k: E = …`) or an integer.
+        var computedKind: NodeKind {
+            target >= 0 ? .enumeration(enumID: target) : isBoolean ? .boolean : .integer
+        }
+
+        /// A computed value as its node holds it: an enum's as read ones are, unsigned.
+        func computedValue(_ value: Int64) -> FieldValue {
+            if isBoolean { return .boolean(value != 0) }
+            if target >= 0, value >= 0 { return .unsigned(UInt64(value)) }
+            return .signed(value)
+        }
     }
 
     struct SwitchEntry {
@@ -166,7 +181,7 @@ final class ExecutionPlan: @unchecked Sendable {
     }
 
     /// A lowered ``FieldReference/Step``: kind 0 a slot (`value`), 1 a slot by struct (`parentSlots[value..<value + count]`),
-    /// 2 element `value`, 3 the last element.
+    /// 2 element `value`, 3 the last element, 4 the element at the index the operation popped.
     struct ReferenceStep {
         var kind: UInt8
         var value: Int32
@@ -198,7 +213,7 @@ final class ExecutionPlan: @unchecked Sendable {
     /// `bytes[..]`: what a dispatch reads when no entry and no heuristic claims the payload.
     let restOfScopeType: Int32
     let constraints: Table<Int32>
-    /// Per struct, its `@requires` (read only for a struct whose entry ``StructEntry/hasRequirements``).
+    /// Per struct, its `@requires` (read by the row ``requirementsRow`` of a struct that has them).
     let requirements: Table<RequirementEntry>
     let programs: Table<ProgramEntry>
     let operations: Table<Program.Operation>
@@ -241,7 +256,7 @@ final class ExecutionPlan: @unchecked Sendable {
                                                        parameterCount: Int32(parameterCount)))
             let rowCount = structure.fields.count + (hasRequirements ? 1 : 0)
             structs.append(StructEntry(fieldStart: Int32(builder.fields.count), fieldCount: Int32(rowCount),
-                                       isOffsetBase: structure.isOffsetBase, hasRequirements: hasRequirements,
+                                       isOffsetBase: structure.isOffsetBase,
                                        lastConstrainedField: lastConstrained))
             // Reserve the struct's field rows first so they stay contiguous while their types are lowered.
             let start = builder.fields.count
@@ -277,7 +292,8 @@ final class ExecutionPlan: @unchecked Sendable {
                     needsBytes: field.condition.map(Self.isFalseWithoutBytes) ?? false,
                     endsChecksum: structure.fields.contains { other in
                         other.checksum?.lastSlotVerifiableDuringWalk(ownSlot: other.slot) == field.slot
-                    })
+                    },
+                    opensArray: entry.kind == .array)
             }
         }
         checksums = ChecksumPlan(structs: structTypes) { builder.program($0) }
@@ -421,6 +437,7 @@ final class ExecutionPlan: @unchecked Sendable {
                         }
                     case .element(let index): referenceSlots.append(ReferenceStep(kind: 2, value: index, count: 0))
                     case .lastElement: referenceSlots.append(ReferenceStep(kind: 3, value: 0, count: 0))
+                    case .computedElement: referenceSlots.append(ReferenceStep(kind: 4, value: 0, count: 0))
                     }
                 }
                 references.append(entry)
@@ -428,6 +445,8 @@ final class ExecutionPlan: @unchecked Sendable {
             }
             let literalBase = Int32(literalRanges.count)
             for bytes in program.literals { _ = literal(bytes) }
+            // Bodies first: each program's operations are one contiguous run.
+            let bodies = program.bodies.map { self.program($0) }
             let start = Int32(operations.count)
             let lowered = fuseComparisons(program.operations.map { operation in
                 switch operation {
@@ -435,6 +454,14 @@ final class ExecutionPlan: @unchecked Sendable {
                 case .length(let local): return .length(referenceBase + local)
                 case .present(let local): return .present(referenceBase + local)
                 case .matchBytes(let local, let literal): return .matchBytes(reference: referenceBase + local, literal: literalBase + literal)
+                case .loadAt(let local): return .loadAt(referenceBase + local)
+                case .lengthAt(let local): return .lengthAt(referenceBase + local)
+                case .presentAt(let local): return .presentAt(referenceBase + local)
+                case .matchBytesAt(let local, let literal):
+                    return .matchBytesAt(reference: referenceBase + local, literal: literalBase + literal)
+                case .byteAt(let local): return .byteAt(referenceBase + local)
+                case .aggregate(let kind, let local, let body):
+                    return .aggregate(kind, reference: referenceBase + local, body: bodies[Int(body)])
                 default: return operation
                 }
             })
@@ -523,9 +550,10 @@ final class ExecutionPlan: @unchecked Sendable {
                 lower(extent, into: &entry)
             case .address(let byteCount, let display):
                 entry = TypeEntry(kind: .address, display: display, target: Int32(byteCount))
-            case .string(let extent, let encoding):
+            case .string(let extent, let encoding, let padding):
                 entry = TypeEntry(kind: .string)
                 entry.encoding = encoding
+                entry.padding = padding.map(Int16.init) ?? -1
                 lower(extent, into: &entry)
             case .structure(let structID):
                 entry = TypeEntry(kind: .structure, target: Int32(structID))
@@ -552,8 +580,9 @@ final class ExecutionPlan: @unchecked Sendable {
                 // `extent` holds the enum, if the parameter is one.
                 entry = TypeEntry(kind: .parameter, extent: Int32(enumID ?? -1), target: Int32(index))
                 entry.isBoolean = isBoolean
-            case .computed(let value, let isBoolean):
-                entry = TypeEntry(kind: .computed)
+            case .computed(let value, let isBoolean, let enumID):
+                // `target` holds the enum, if the value is one.
+                entry = TypeEntry(kind: .computed, target: Int32(enumID ?? -1))
                 entry.extent = program(value)
                 entry.isBoolean = isBoolean
             }

@@ -17,8 +17,19 @@ import BinaryIO
 public struct Interpreter {
     /// Limits that bound work on hostile input. Each is clamped to its range when set.
     public struct Options: Sendable {
-        /// Deepest nesting of structs allowed (IP-in-IP-in-...), default 64; at least 0.
-        public var depthLimit: Int = 64 { didSet { depthLimit = max(0, depthLimit) } }
+        /// Deepest nesting of structs in one walk (IP-in-IP-in-..., a file's records within records):
+        /// the language's one nesting budget, which the schema encoder and the `SchemaDecoder` keep
+        /// too. Default ``defaultNestingLimit``; clamped to `0...`\``maximumNestingLimit``.
+        public var nestingLimit: Int = Options.defaultNestingLimit {
+            didSet { nestingLimit = min(max(0, nestingLimit), Options.maximumNestingLimit) }
+        }
+        /// The default nesting limit: 256 structs.
+        public static let defaultNestingLimit = 256
+        /// The highest nesting limit (1024). Each level takes stack: in a debug build 1.7 KB for a
+        /// struct in a struct and up to 3.9 KB for one in an array in a switch or through a
+        /// dispatch table (measured on every shape by `NestingLimitTests`), so a walk this deep
+        /// fits an 8 MiB stack (a Linux main or dispatch thread) twice over.
+        public static let maximumNestingLimit = 1024
         /// Most DNS compression pointers followed for one name, default 64; at least 0.
         public var pointerLimit: Int = 64 { didSet { pointerLimit = max(0, pointerLimit) } }
         /// Most `@at` reads (fields read at an offset) one walk makes, default 65536; at least 0.
@@ -56,6 +67,10 @@ public struct Interpreter {
     /// The current frame's first slot, or -1 with no frame: field loads, several a struct, skip the frame.
     private var currentSlotBase = -1
     private var currentElement: Int32 = -1
+    /// The index of the array element whose struct's arguments are being computed, or -1.
+    private(set) var argumentsElementIndex: Int32 = -1
+    /// The slot an array field about to be read fills as soon as its node exists, or -1.
+    private var openingArraySlot = -1
     private var depth = 0
     /// The frame a heuristic attempt will give its struct until that struct claims its payload
     /// (its last constraint held), or -1: an error before then rolls the attempt back.
@@ -213,20 +228,13 @@ public struct Interpreter {
         let structure = plan.structs[structID]
         depth += 1
         defer { depth -= 1 }
-        // The field limit is checked per struct and per array element: between checks a
-        // struct adds at most one node per field.
-        guard depth <= options.depthLimit, state.nodeCount < options.fieldLimit,
-              state.slotCount < Int(Int32.max) - Int(structure.fieldCount) else {
-            throw limitFailure(structID: structID, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
-        }
-        let nodeIndex = appendNode(fieldID: fieldID, kind: .structure(structID: structID), parent: parent,
-                                   arrayIndex: arrayIndex, bitStart: reader.bitPosition)
-        let slotBase = state.appendSlots(Int(structure.fieldCount))
-        let frameIndex = state.appendFrame(Frame(node: nodeIndex, slotBase: Int32(slotBase), parent: currentFrame,
-                                                 structID: structID, limit: reader.limit, arguments: arguments))
-        state.nodes[Int(nodeIndex)].frame = frameIndex
+        // Only the array field that set it takes it: one that failed before reading it (a guess
+        // that did not fit) leaves nothing behind.
+        openingArraySlot = -1
         let (savedFrame, savedSlotBase) = (currentFrame, currentSlotBase)
-        (currentFrame, currentSlotBase) = (frameIndex, slotBase)
+        let (nodeIndex, frameIndex) = try openStruct(structID, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex,
+                                                     arguments: arguments)
+        let slotBase = currentSlotBase
         defer {
             (currentFrame, currentSlotBase) = (savedFrame, savedSlotBase)
             close(nodeIndex)
@@ -241,28 +249,64 @@ public struct Interpreter {
                 node = read
             } else {
                 if field.needsBytes, reader.remainingBytes == 0 { continue }
-                guard let read = try parseField(field, parent: nodeIndex) else { continue }
+                if field.opensArray { openingArraySlot = slotBase + Int(field.slot) }
+                guard let read = try parseField(field, parent: nodeIndex) else {
+                    openingArraySlot = -1
+                    continue
+                }
                 node = read
             }
             state.slots[slotBase + Int(field.slot)] = node
-            if field.endsChecksum {
-                ChecksumVerifier.verifyDuringWalk(after: field.slot, structID: structID, frameIndex: frameIndex, store: state,
-                                                  plan: plan, schedule: checksums, bytes: reader.bytes)
-            }
-            guard field.constraintCount > 0 else { continue }
-            var constraint = field.constraintStart
-            while constraint < field.constraintStart + field.constraintCount {
-                let program = plan.constraints[constraint]
-                if try evaluate(program, for: node) == 0 {
-                    throw failure(at: node, .constraintViolated(expression: plan.programTexts[Int(program)]))
-                }
-                constraint += 1
-            }
-            if frameIndex == unclaimedHeuristicFrame, fieldIndex - 1 - structure.fieldStart == structure.lastConstrainedField {
-                unclaimedHeuristicFrame = -1
+            if field.endsChecksum || field.constraintCount > 0 {
+                try checkField(field, node: node, row: fieldIndex - 1 - structure.fieldStart, structID: structID,
+                               frameIndex: frameIndex)
             }
         }
         return nodeIndex
+    }
+
+    /// Starts struct `structID`: checks the budgets, appends its node, slots and frame, and makes it
+    /// the current struct. Out of line: structs recurse, and this keeps their frames small.
+    @inline(never)
+    private mutating func openStruct(_ structID: Int32, fieldID: Int32, parent: Int32, arrayIndex: Int32,
+                                     arguments: Int32) throws(Stop) -> (node: Int32, frame: Int32) {
+        let structure = plan.structs[structID]
+        // The field limit is checked per struct and per array element: between checks a
+        // struct adds at most one node per field.
+        guard depth <= options.nestingLimit, state.nodeCount < options.fieldLimit,
+              state.slotCount < Int(Int32.max) - Int(structure.fieldCount) else {
+            throw limitFailure(structID: structID, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        }
+        let nodeIndex = appendNode(fieldID: fieldID, kind: .structure(structID: structID), parent: parent,
+                                   arrayIndex: arrayIndex, bitStart: reader.bitPosition)
+        let slotBase = state.appendSlots(Int(structure.fieldCount))
+        let frameIndex = state.appendFrame(Frame(node: nodeIndex, slotBase: Int32(slotBase), parent: currentFrame,
+                                                 structID: structID, limit: reader.limit, arguments: arguments))
+        state.nodes[Int(nodeIndex)].frame = frameIndex
+        (currentFrame, currentSlotBase) = (frameIndex, slotBase)
+        return (nodeIndex, frameIndex)
+    }
+
+    /// After a field is read: an internet checksum its struct can verify now, and its constraints.
+    @inline(never)
+    private mutating func checkField(_ field: ExecutionPlan.FieldEntry, node: Int32, row: Int32, structID: Int32,
+                                     frameIndex: Int32) throws(Stop) {
+        if field.endsChecksum {
+            ChecksumVerifier.verifyDuringWalk(after: field.slot, structID: structID, frameIndex: frameIndex, store: state,
+                                              plan: plan, schedule: checksums, bytes: reader.bytes)
+        }
+        guard field.constraintCount > 0 else { return }
+        var constraint = field.constraintStart
+        while constraint < field.constraintStart + field.constraintCount {
+            let program = plan.constraints[constraint]
+            if try evaluate(program, for: node) == 0 {
+                throw failure(at: node, .constraintViolated(expression: plan.programTexts[Int(program)]))
+            }
+            constraint += 1
+        }
+        if frameIndex == unclaimedHeuristicFrame, row == plan.structs[structID].lastConstrainedField {
+            unclaimedHeuristicFrame = -1
+        }
     }
 
     /// A struct's `@requires` conditions, checked by their row in its fields (after the parameters,
@@ -331,14 +375,15 @@ public struct Interpreter {
         let savedLimit = try? reader.narrow(toByteCount: Int(length))
         defer { if let savedLimit { try? reader.restoreLimit(toByte: savedLimit) } }
         let node = try parseValue(field.type, fieldID: field.fieldID, parent: parent, arrayIndex: -1)
-        // The field owns its whole size; bytes its contents leave unread stay inside it, unclaimed.
         do {
             try reader.seek(toByte: end)
         } catch {
             // Cut by the capture: it owns what was captured of it.
             try? reader.seek(toByte: reader.limit)
         }
-        state.nodes[Int(node)].bitEnd = reader.bitPosition
+        // A struct, array or string owns its whole size: bytes its contents leave unread stay inside
+        // it, unclaimed. A bytes value is its span, so the bytes after it stay unclaimed in its parent.
+        if state.nodes[Int(node)].kind != .bytes { state.nodes[Int(node)].bitEnd = reader.bitPosition }
         return node
     }
 
@@ -429,10 +474,39 @@ public struct Interpreter {
 
     // MARK: - Values
 
+    /// Reads a value of type `typeIndex`. Structs recurse through here, so its frame is kept
+    /// small: what only leaves need is read in ``parseLeaf(_:typeIndex:fieldID:parent:arrayIndex:)``.
     private mutating func parseValue(_ typeIndex: Int32, fieldID: Int32, parent: Int32,
                                      arrayIndex: Int32) throws(Stop) -> Int32 {
-        let start = reader.bitPosition
         let type = plan.types[typeIndex]
+        switch type.kind {
+        case .integer:
+            let start = reader.bitPosition
+            let (value, bitField) = try readInteger(type, fieldID: fieldID, kind: .integer, parent: parent,
+                                                    arrayIndex: arrayIndex)
+            return appendLeaf(fieldID, .integer, parent, arrayIndex, start, value, bitField: bitField)
+        case .structure where type.argumentCount == 0:
+            return try parseStruct(type.target, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .structure:
+            return try parseInstance(type, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .array:
+            return try parseArray(type, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .switchOn:
+            let (chosen, caseField) = try choose(type.target, typeIndex: typeIndex, fieldID: fieldID, parent: parent,
+                                                 arrayIndex: arrayIndex)
+            return try parseValue(chosen, fieldID: caseField >= 0 ? caseField : fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .dispatch:
+            return try parseDispatch(type.target, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        default:
+            return try parseLeaf(type, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        }
+    }
+
+    /// Every value but an integer, a struct without arguments, an array, a switch and a dispatch.
+    @inline(never)
+    private mutating func parseLeaf(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
+                                    arrayIndex: Int32) throws(Stop) -> Int32 {
+        let start = reader.bitPosition
         switch type.kind {
         case .integer:
             let (value, bitField) = try readInteger(type, fieldID: fieldID, kind: .integer, parent: parent,
@@ -484,19 +558,6 @@ public struct Interpreter {
             return appendLeaf(fieldID, .bytes, parent, arrayIndex, start, .bytes, display: type.display)
         case .string:
             return try parseText(type, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
-        case .structure:
-            guard type.argumentCount > 0 else {
-                return try parseStruct(type.target, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
-            }
-            // Computed here, in the frame of the struct using it, before the struct starts.
-            let base = argumentValues.count
-            defer { argumentValues.removeLast(argumentValues.count - base) }
-            for index in type.argumentStart..<(type.argumentStart + type.argumentCount) {
-                argumentValues.append(try evaluate(plan.arguments[index], fieldID: fieldID, type: typeIndex, parent: parent,
-                                                   arrayIndex: arrayIndex))
-            }
-            return try parseStruct(type.target, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex,
-                                   arguments: Int32(truncatingIfNeeded: base))
         case .parameter:
             let kind: NodeKind = type.extent >= 0 ? .enumeration(enumID: type.extent) : type.isBoolean ? .boolean : .integer
             guard let frame = state.frame(currentFrame), frame.arguments >= 0,
@@ -506,21 +567,44 @@ public struct Interpreter {
             }
             let value = argumentValues[Int(frame.arguments) + Int(type.target)]
             return appendLeaf(fieldID, kind, parent, arrayIndex, start, type.isBoolean ? .boolean(value != 0) : .signed(value))
-        case .array:
-            return try parseArray(type, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
-        case .switchOn:
-            let (chosen, caseField) = try choose(type.target, typeIndex: typeIndex, fieldID: fieldID, parent: parent,
-                                                 arrayIndex: arrayIndex)
-            return try parseValue(chosen, fieldID: caseField >= 0 ? caseField : fieldID, parent: parent, arrayIndex: arrayIndex)
-        case .dispatch:
-            return try parseDispatch(type.target, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .dnsName:
             return try parseDNSName(fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        case .array, .switchOn, .dispatch, .structure:
+            return try parseValue(typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .computed:
             let value = try evaluate(type.extent, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
-            return appendLeaf(fieldID, type.isBoolean ? .boolean : .integer, parent, arrayIndex, start,
-                              type.isBoolean ? .boolean(value != 0) : .signed(value))
+            return appendLeaf(fieldID, type.computedKind, parent, arrayIndex, start, type.computedValue(value))
         }
+    }
+
+    /// A struct with parameters: its arguments, computed in the frame of the struct using it
+    /// before the struct starts.
+    private mutating func parseInstance(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
+                                        arrayIndex: Int32) throws(Stop) -> Int32 {
+        let base = try computeArguments(type, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
+        defer { argumentValues.removeLast(argumentValues.count - base) }
+        return try parseStruct(type.target, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex,
+                               arguments: Int32(truncatingIfNeeded: base))
+    }
+
+    /// Appends a struct's arguments to ``argumentValues``; returns where they start.
+    @inline(never)
+    private mutating func computeArguments(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
+                                           arrayIndex: Int32) throws(Stop) -> Int {
+        let base = argumentValues.count
+        let savedIndex = argumentsElementIndex
+        argumentsElementIndex = arrayIndex
+        defer { argumentsElementIndex = savedIndex }
+        do {
+            for index in type.argumentStart..<(type.argumentStart + type.argumentCount) {
+                argumentValues.append(try evaluate(plan.arguments[index], fieldID: fieldID, type: typeIndex, parent: parent,
+                                                   arrayIndex: arrayIndex))
+            }
+        } catch {
+            argumentValues.removeLast(argumentValues.count - base)
+            throw error
+        }
+        return base
     }
 
     // MARK: - Text
@@ -531,7 +615,7 @@ public struct Interpreter {
     private mutating func parseText(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
                                     arrayIndex: Int32) throws(Stop) -> Int32 {
         let start = reader.bitPosition
-        let text: Range<Int>
+        var text: Range<Int>
         if type.extentKind == .terminator {
             let terminator = plan.literal(type.extent)
             do {
@@ -557,11 +641,22 @@ public struct Interpreter {
             text = try read(fieldID, .string, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
                 try reader.readBytes(Int(length))
             }
+            if type.padding >= 0 { text = Self.trimmingPadding(text, UInt8(truncatingIfNeeded: type.padding), type.encoding, reader.bytes) }
         }
         let node = appendLeaf(fieldID, .string, parent, arrayIndex, start, .string(contentEnd: text.upperBound))
         state.nodes[Int(node)].textEncoding = type.encoding
         state.nodes[Int(node)].isInvalidText = type.encoding.firstInvalid(reader.bytes, in: text) != nil
         return node
+    }
+
+    /// A fixed-size string's text without its trailing `@pad` code units (whole units of the pad
+    /// byte: `00 00` in UTF-16); the padding stays in the field's bytes.
+    private static func trimmingPadding(_ text: Range<Int>, _ pad: UInt8, _ encoding: TextEncoding, _ bytes: [UInt8]) -> Range<Int> {
+        let unit = encoding.codeUnitSize
+        var end = text.lowerBound + (text.count / unit) * unit
+        while end - unit >= text.lowerBound, bytes[(end - unit)..<end].allSatisfy({ $0 == pad }) { end -= unit }
+        // An odd last byte of UTF-16 is not a whole unit: it stays in the text, flagged as invalid.
+        return text.lowerBound..<(end == text.lowerBound + (text.count / unit) * unit ? text.upperBound : end)
     }
 
     // MARK: - Dispatch tables
@@ -750,59 +845,104 @@ public struct Interpreter {
         throw failure(.noMatchingCase(nil), fieldID: fieldID, kind: .bytes, parent: parent, arrayIndex: arrayIndex)
     }
 
+    /// An array's elements. Nested structs recurse through here, so what is not the loop itself is
+    /// out of line and keeps this frame small (a debug build gives each local its own stack slot).
     private mutating func parseArray(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
                                      arrayIndex: Int32) throws(Stop) -> Int32 {
-        var count: Int64 = -1
-        if type.extentKind == .expression {
-            count = try evaluate(type.extent, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
-            guard count >= 0 else {
-                throw failure(.negativeLength(count), fieldID: fieldID, kind: .array, parent: parent, arrayIndex: arrayIndex)
-            }
-            // Every element takes at least one bit: a count beyond the bits left fails now, before any work.
-            // In a cut frame the bits left on the wire count: the elements stop at the cut.
-            let availableBits = reader.remainingBits
-            guard count <= Int64(availableBits)
-                    || countFitsCutScope(count, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex) else {
-                throw failure(shortage(needed: count, available: availableBits / 8), fieldID: fieldID, kind: .array,
-                              parent: parent, arrayIndex: arrayIndex)
-            }
-        }
-        let node = appendNode(fieldID: fieldID, kind: .array, parent: parent, arrayIndex: arrayIndex,
-                              bitStart: reader.bitPosition)
+        let count = type.extentKind == .expression
+            ? try elementCount(type, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex) : -1
+        let node = openArray(fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         let savedElement = currentElement
         var index: Int64 = 0
         defer {
             currentElement = savedElement
-            state.nodes[Int(node)].value = .unsigned(UInt64(clamping: index))
             close(node)
         }
-        while true {
-            switch type.extentKind {
-            case .expression:
-                if index >= count { return node }
-            case .rest, .none, .terminator:
-                // Arrays have no terminator (the checker says so): read as to the end of the scope. In a
-                // cut frame the list may go on past the captured bytes: the next element is then cut.
-                if reader.remainingBits == 0, !isCutFrame || !continuesPastCapture(array: node) {
-                    return node
-                }
-            case .until:
-                break
-            }
-            guard state.nodeCount < options.fieldLimit else {
-                throw limitFailure(elementType: type.target, fieldID: fieldID, parent: node, arrayIndex: Int32(clamping: index))
-            }
+        while try arrayContinues(type, node: node, index: index, count: count) {
             let before = reader.bitPosition
             let elementNode = try parseValue(type.target, fieldID: fieldID, parent: node, arrayIndex: Int32(clamping: index))
             index += 1
-            guard reader.bitPosition > before else {
-                throw failure(at: elementNode, .emptyElement(index: Int(index - 1)))
-            }
-            if type.extentKind == .until {
-                currentElement = elementNode
-                if try evaluate(type.extent, for: elementNode) != 0 { return node }
-            }
+            if try elementEndsArray(type, array: node, element: elementNode, index: index, start: before) { break }
         }
+        return node
+    }
+
+    /// Whether an element of the array may read nothing: a struct or switch element of a counted
+    /// array (whose count ends it). A list to the end of its scope, or `until`, could not end.
+    private static func elementMayBeEmpty(_ type: ExecutionPlan.TypeEntry, _ plan: ExecutionPlan) -> Bool {
+        guard type.extentKind == .expression else { return false }
+        switch plan.types[type.target].kind {
+        case .structure, .switchOn, .dispatch: return true
+        default: return false
+        }
+    }
+
+    /// `T[count]`: the count, checked against the bits left (every element takes at least one).
+    @inline(never)
+    private mutating func elementCount(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
+                                       arrayIndex: Int32) throws(Stop) -> Int64 {
+        let count = try evaluate(type.extent, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
+        guard count >= 0 else {
+            throw failure(.negativeLength(count), fieldID: fieldID, kind: .array, parent: parent, arrayIndex: arrayIndex)
+        }
+        // A count beyond the bits left fails now, before any work: every element takes a bit, but a
+        // struct's or switch's, which may take none (a NULL column), and there the field limit bounds
+        // the work. In a cut frame the bits left on the wire count: the elements stop at the cut.
+        let availableBits = reader.remainingBits
+        guard count <= Int64(availableBits) || (Self.elementMayBeEmpty(type, plan) && count <= Int64(options.fieldLimit))
+                || countFitsCutScope(count, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex) else {
+            throw failure(shortage(needed: count, available: availableBits / 8), fieldID: fieldID, kind: .array,
+                          parent: parent, arrayIndex: arrayIndex)
+        }
+        return count
+    }
+
+    /// The array's node, in its field's slot at once when the field is an array (so its elements
+    /// see the ones before them), with no elements read yet.
+    @inline(never)
+    private mutating func openArray(fieldID: Int32, parent: Int32, arrayIndex: Int32) -> Int32 {
+        let node = appendNode(fieldID: fieldID, kind: .array, parent: parent, arrayIndex: arrayIndex, bitStart: reader.bitPosition)
+        state.nodes[Int(node)].value = .unsigned(0)
+        if openingArraySlot >= 0 {
+            state.slots[openingArraySlot] = node
+            openingArraySlot = -1
+        }
+        return node
+    }
+
+    /// Whether another element is to be read: by the count, the scope left, and the field limit.
+    @inline(never)
+    private mutating func arrayContinues(_ type: ExecutionPlan.TypeEntry, node: Int32, index: Int64,
+                                         count: Int64) throws(Stop) -> Bool {
+        switch type.extentKind {
+        case .expression:
+            if index >= count { return false }
+        case .rest, .none, .terminator:
+            // Arrays have no terminator (the checker says so): read as to the end of the scope. In a
+            // cut frame the list may go on past the captured bytes: the next element is then cut.
+            if reader.remainingBits == 0, !isCutFrame || !continuesPastCapture(array: node) { return false }
+        case .until:
+            break
+        }
+        guard state.nodeCount < options.fieldLimit else {
+            throw limitFailure(elementType: type.target, fieldID: state.nodes[Int(node)].fieldID, parent: node,
+                               arrayIndex: Int32(clamping: index))
+        }
+        return true
+    }
+
+    /// After element `index - 1`: the count read so far (for the next element to see), an element
+    /// that took no bytes, and an `until` that holds.
+    @inline(never)
+    private mutating func elementEndsArray(_ type: ExecutionPlan.TypeEntry, array: Int32, element: Int32, index: Int64,
+                                           start: Int) throws(Stop) -> Bool {
+        state.nodes[Int(array)].value = .unsigned(UInt64(index))
+        guard reader.bitPosition > start || Self.elementMayBeEmpty(type, plan) else {
+            throw failure(at: element, .emptyElement(index: Int(index - 1)))
+        }
+        guard type.extentKind == .until else { return false }
+        currentElement = element
+        return try evaluate(type.extent, for: element) != 0
     }
 
     // MARK: - DNS names
@@ -944,7 +1084,7 @@ public struct Interpreter {
     /// The depth or field limit a struct met, kept out of line to keep the hot path small.
     @inline(never)
     private mutating func limitFailure(structID: Int32, fieldID: Int32, parent: Int32, arrayIndex: Int32) -> Stop {
-        let kind: DissectionError.Kind = depth > options.depthLimit ? .depthLimit(options.depthLimit)
+        let kind: DissectionError.Kind = depth > options.nestingLimit ? .depthLimit(options.nestingLimit)
             : .fieldLimit(options.fieldLimit)
         return failure(kind, fieldID: fieldID, kind: .structure(structID: structID), parent: parent, arrayIndex: arrayIndex)
     }
@@ -1178,7 +1318,7 @@ public struct Interpreter {
         let type = plan.types[typeIndex]
         switch type.kind {
         case .integer, .varint, .zigzag: return .integer
-        case .computed: return type.isBoolean ? .boolean : .integer
+        case .computed: return type.computedKind
         case .parameter: return type.extent >= 0 ? .enumeration(enumID: type.extent) : type.isBoolean ? .boolean : .integer
         case .enumeration: return .enumeration(enumID: type.target)
         case .float: return .float
@@ -1192,7 +1332,16 @@ public struct Interpreter {
     }
 }
 
-extension Interpreter: EvaluationContext {
+extension Interpreter: NodeEvaluationContext {
+    var nodeStore: NodeStore { state }
+    var nodePlan: ExecutionPlan { plan }
+    var referenceFrame: Int32 { currentFrame }
+    var elementNode: Int32 {
+        get { currentElement }
+        set { currentElement = newValue }
+    }
+    var nodeBytes: [UInt8] { reader.bytes }
+
     @inline(__always)
     func slotValue(_ slot: Int32) -> Int64? {
         guard currentSlotBase >= 0, let node = state.slotNode(at: currentSlotBase + Int(slot)) else { return nil }
@@ -1218,19 +1367,6 @@ extension Interpreter: EvaluationContext {
     @inline(__always)
     func constant(_ index: Int32) -> Int64 { plan.constants[index] }
 
-    mutating func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
-        let node = try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement)
-        return try state.integerValue(of: node, plan.referenceTexts[Int(reference)])
-    }
-
-    mutating func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
-        state.length(of: try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement))
-    }
-
-    mutating func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool {
-        try state.isPresent(reference, plan: plan, frame: currentFrame, element: currentElement)
-    }
-
     @inline(__always)
     func slotPresence(_ slot: Int32) -> Bool? {
         guard currentSlotBase >= 0 else { return nil }
@@ -1241,11 +1377,6 @@ extension Interpreter: EvaluationContext {
 
     var remainingBytes: Int64 { Int64(reader.remainingBytes) }
     var currentOffset: Int64 { Int64(reader.offset) }
-
-    mutating func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool {
-        let node = try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement)
-        return state.bytes(of: node, in: reader.bytes, equal: plan.literal(literal))
-    }
 
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 {
         let available = Int64(reader.remainingBytes)

@@ -66,6 +66,8 @@ package struct LayoutWriter {
     private let state = NodeStore()
     private var currentFrame: Int32 = -1
     private var currentElement: Int32 = -1
+    /// The index of the array element whose struct's arguments are being computed, or -1.
+    private(set) var argumentsElementIndex: Int32 = -1
     /// As the interpreter's: the byte order a `@little_endian` field chose (-1 none, 0 big, 1 little).
     private var byteOrderOverride: Int8 = -1
     /// As the interpreter's: arguments passed to the structs with parameters being written.
@@ -81,10 +83,14 @@ package struct LayoutWriter {
     /// The most nodes one write records: the interpreter's default field limit, so what is written can be read back.
     private static let maximumNodes = Interpreter.Options().fieldLimit
 
-    package init(schema: Schema, matchesSwiftNames: Bool = true) {
+    /// Deepest nesting of structs written: the interpreter's budget, so what is written can be read back.
+    private let nestingLimit: Int
+
+    package init(schema: Schema, matchesSwiftNames: Bool = true, nestingLimit: Int = Interpreter.Options.defaultNestingLimit) {
         self.schema = schema
         self.plan = schema.plan
         self.matchesSwiftNames = matchesSwiftNames
+        self.nestingLimit = nestingLimit
     }
 
     /// The bytes of `value` laid out as struct `root`.
@@ -114,7 +120,7 @@ package struct LayoutWriter {
         }
         depth += 1
         defer { depth -= 1 }
-        guard depth <= 64 else { throw failure(fieldID, parent, "structs nested deeper than 64") }
+        guard depth <= nestingLimit else { throw failure(fieldID, parent, "structs nested deeper than \(nestingLimit)") }
         guard state.nodeCount < Self.maximumNodes else {
             throw failure(fieldID, parent, "the value has more than \(Self.maximumNodes) fields and elements")
         }
@@ -157,8 +163,8 @@ package struct LayoutWriter {
             if fieldType.kind == .computed {
                 // Derived from what was written before it: any value given for it is not written.
                 let value = try evaluate(fieldType.extent, field.fieldID, node)
-                state.slots[slotBase + Int(field.slot)] = leaf(field.fieldID, fieldType.isBoolean ? .boolean : .integer, node, -1,
-                                                              writer.bitCount, fieldType.isBoolean ? .boolean(value != 0) : .signed(value))
+                state.slots[slotBase + Int(field.slot)] = leaf(field.fieldID, fieldType.computedKind, node, -1,
+                                                              writer.bitCount, fieldType.computedValue(value))
                 continue
             }
             guard let member else {
@@ -303,6 +309,9 @@ package struct LayoutWriter {
             }
             let base = argumentValues.count
             defer { argumentValues.removeLast(argumentValues.count - base) }
+            let savedIndex = argumentsElementIndex
+            argumentsElementIndex = arrayIndex
+            defer { argumentsElementIndex = savedIndex }
             for index in type.argumentStart..<(type.argumentStart + type.argumentCount) {
                 argumentValues.append(try evaluate(plan.arguments[index], fieldID, parent))
             }
@@ -320,8 +329,7 @@ package struct LayoutWriter {
             return try writeValue(chosen, value, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .computed:
             let computed = try evaluate(type.extent, fieldID, parent)
-            return leaf(fieldID, type.isBoolean ? .boolean : .integer, parent, arrayIndex, start,
-                        type.isBoolean ? .boolean(computed != 0) : .signed(computed))
+            return leaf(fieldID, type.computedKind, parent, arrayIndex, start, type.computedValue(computed))
         case .dnsName:
             guard case .text(let name) = value else {
                 throw failure(fieldID, parent, "expected a domain name, got \(Self.describe(value))", outOfRange: true)
@@ -381,6 +389,17 @@ package struct LayoutWriter {
             return textLeaf(fieldID, parent, arrayIndex, start, contentEnd: contentEnd, encoding: encoding)
         case .expression:
             let expected = try evaluate(type.extent, fieldID, parent)
+            if type.padding >= 0, Int64(data.count) <= expected {
+                // `@pad(b)`: the text, then pad bytes up to the size; read back, they are stripped.
+                let pad = UInt8(truncatingIfNeeded: type.padding)
+                if data.last == pad {
+                    throw failure(fieldID, parent, "the text ends with its pad byte \(pad), which reading it back would strip")
+                }
+                writer.writeBytes(data)
+                let contentEnd = writer.bitCount >> 3
+                writer.writeBytes([UInt8](repeating: pad, count: Int(expected) - data.count))
+                return textLeaf(fieldID, parent, arrayIndex, start, contentEnd: contentEnd, encoding: encoding)
+            }
             if expected != Int64(data.count) {
                 throw failure(fieldID, parent, "the value has \(data.count) bytes but the layout says \(expected)")
             }
@@ -553,7 +572,16 @@ package struct LayoutWriter {
     }
 }
 
-extension LayoutWriter: EvaluationContext {
+extension LayoutWriter: NodeEvaluationContext {
+    var nodeStore: NodeStore { state }
+    var nodePlan: ExecutionPlan { plan }
+    var referenceFrame: Int32 { currentFrame }
+    var elementNode: Int32 {
+        get { currentElement }
+        set { currentElement = newValue }
+    }
+    var nodeBytes: [UInt8] { writer.bytes }
+
     func slotValue(_ slot: Int32) -> Int64? {
         guard let frame = state.frame(currentFrame), let node = state.slotNode(frame, slot) else { return nil }
         return try? state.integerValue(of: node, "field")
@@ -568,19 +596,6 @@ extension LayoutWriter: EvaluationContext {
 
     func constant(_ index: Int32) -> Int64 { plan.constants[index] }
 
-    mutating func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
-        try state.integerValue(of: try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement),
-                               plan.referenceTexts[Int(reference)])
-    }
-
-    mutating func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
-        state.length(of: try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement))
-    }
-
-    mutating func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool {
-        try state.isPresent(reference, plan: plan, frame: currentFrame, element: currentElement)
-    }
-
     func slotPresence(_ slot: Int32) -> Bool? {
         guard let frame = state.frame(currentFrame) else { return nil }
         return state.slotNode(frame, slot) != nil
@@ -593,9 +608,4 @@ extension LayoutWriter: EvaluationContext {
     var currentOffset: Int64 { Int64(writer.bitCount >> 3) }
 
     func peekByte(_ distance: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
-
-    mutating func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool {
-        let node = try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement)
-        return state.bytes(of: node, in: writer.bytes, equal: plan.literal(literal))
-    }
 }

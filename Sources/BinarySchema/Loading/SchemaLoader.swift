@@ -158,6 +158,7 @@ private struct LoadSession {
     var indexByPath: [String: Int] = [:]
     var imports: [[(target: Int, syntax: ImportSyntax)]] = []
     var diagnostics: [Diagnostic] = []
+    var warnings: [Diagnostic] = []
 
     init(read: @escaping (String) -> String?) {
         self.read = read
@@ -172,7 +173,7 @@ private struct LoadSession {
         var checker = Checker(files: parsed, visibleFiles: visible)
         let schema = checker.check()
         diagnostics += checker.diagnostics
-        if let schema, diagnostics.isEmpty { return schema }
+        if let schema, diagnostics.isEmpty { return schema.with(warnings: sorted(warnings)) }
         throw SchemaErrors(sorted(diagnostics))
     }
 
@@ -193,6 +194,7 @@ private struct LoadSession {
         var parser = Parser(source: source)
         let syntax = parser.parseFile()
         diagnostics += parser.diagnostics
+        warnings += parser.warnings
         let index = parsed.count
         parsed.append(syntax)
         imports.append([])

@@ -103,7 +103,8 @@ extension Schema {
         case .array: return "array"
         case .switchOn: return "switch"
         case .parameter: return "parameter"
-        case .computed(_, let isBoolean): return isBoolean ? "bool" : "integer"
+        case .computed(_, let isBoolean, let enumID?): return isBoolean ? "bool" : enums.indices.contains(enumID) ? enums[enumID].name : "enum"
+        case .computed(_, let isBoolean, nil): return isBoolean ? "bool" : "integer"
         case .dispatch: return "dispatch"
         case .dnsName: return "dns_name"
         }

@@ -72,7 +72,7 @@ package enum FuzzDictionary {
     /// The terminators of a type's strings, in arrays and switch cases too.
     private static func terminators(of type: FieldType) -> [[UInt8]] {
         switch type {
-        case .string(let extent, _):
+        case .string(let extent, _, _):
             if case .terminator(let bytes) = extent.form { return [bytes] }
             return []
         case .array(let element, _): return terminators(of: element)

@@ -39,6 +39,29 @@ package final class Program: Sendable {
         /// Push 1 when the bytes of the field `references[reference]` (a string's text, without
         /// its terminator) are `literals[literal]`, else 0.
         case matchBytes(reference: Int32, literal: Int32)
+        /// Pop an index; then as `load`, `length`, `present` and `matchBytes` for a reference
+        /// with a computed index (``FieldReference/Step/computedElement``), which takes it.
+        case loadAt(Int32)
+        case lengthAt(Int32)
+        case presentAt(Int32)
+        case matchBytesAt(reference: Int32, literal: Int32)
+        /// Pop an index; push byte `index` of the bytes or string field `references[reference]` (`id[0]`).
+        case byteAt(Int32)
+        /// Push the index of the current struct among its array's elements (`index()`).
+        case elementIndex
+        /// Push `kind` over the elements of the array `references[reference]`, running program
+        /// `body` (of the program's ``Program/bodies`` until lowered, then of the plan) with each as `it`.
+        case aggregate(Aggregate, reference: Int32, body: Int32)
+    }
+
+    /// What an aggregate computes over an array's elements.
+    enum Aggregate: UInt8, Sendable {
+        /// How many elements the body holds for; whether it holds for any, for all.
+        case count, any, all
+        /// The sum, the smallest, the largest of the body's values (min and max of none fail).
+        case sum, minimum, maximum
+        /// The index of the first element the body holds for (none fails).
+        case first
     }
 
     enum Comparison: UInt8, Sendable {
@@ -73,15 +96,19 @@ package final class Program: Sendable {
     let references: [FieldReference]
     /// The byte strings `matchBytes` compares with.
     let literals: [[UInt8]]
+    /// The bodies of the program's aggregates, each run once per element.
+    let bodies: [Program]
     /// The expression as written, for error messages.
     package let text: String
     /// The largest stack depth the operations reach.
     let stackDepth: Int
 
-    init(operations: [Operation], references: [FieldReference], literals: [[UInt8]] = [], text: String, stackDepth: Int) {
+    init(operations: [Operation], references: [FieldReference], literals: [[UInt8]] = [], bodies: [Program] = [],
+         text: String, stackDepth: Int) {
         self.operations = operations
         self.references = references
         self.literals = literals
+        self.bodies = bodies
         self.text = text
         self.stackDepth = stackDepth
     }
@@ -112,6 +139,9 @@ struct FieldReference: Sendable {
         case element(Int32)
         /// The array's last element.
         case lastElement
+        /// The element of the array at hand whose index the operation pops (`pool[i - 1]`): at
+        /// most one step of a reference.
+        case computedElement
     }
 
     let base: Base
@@ -122,4 +152,9 @@ struct FieldReference: Sendable {
     let firstSlotByStruct: [Int: Int32]
     /// The reference as written, for error messages.
     let text: String
+
+    /// Whether a step takes a computed index, popped by the operation that uses the reference.
+    var hasComputedIndex: Bool {
+        slots.contains { if case .computedElement = $0 { return true } else { return false } }
+    }
 }

@@ -17,8 +17,12 @@ public final class Schema: Sendable {
     let structsByName: [String: Int]
     let linkTypes: [Int: Int]
     let plan: ExecutionPlan
+    /// What the checker warns about in schemas that load (`a - 1 & mask`, which C reads otherwise).
+    public let warnings: [Diagnostic]
 
-    init(structs: [StructType], enums: [EnumType], fields: [Field], dispatchTables: [DispatchTable] = []) {
+    init(structs: [StructType], enums: [EnumType], fields: [Field], dispatchTables: [DispatchTable] = [],
+         warnings: [Diagnostic] = []) {
+        self.warnings = warnings
         self.structs = structs
         self.enums = enums
         self.fields = fields
@@ -66,7 +70,13 @@ public final class Schema: Sendable {
         tables[index] = tables[index].overriding(with: DispatchTable.Entry(
             low: keys.lowerBound, high: keys.upperBound, structID: structID, isOverride: true,
             location: SchemaLocation(path: "<command line>", line: 1, column: 1)))
-        return Schema(structs: structs, enums: enums, fields: fields, dispatchTables: tables)
+        return Schema(structs: structs, enums: enums, fields: fields, dispatchTables: tables, warnings: warnings)
+    }
+
+    /// The same schema, carrying `warnings`.
+    func with(warnings: [Diagnostic]) -> Schema {
+        warnings.isEmpty ? self
+            : Schema(structs: structs, enums: enums, fields: fields, dispatchTables: dispatchTables, warnings: warnings)
     }
 }
 
@@ -482,7 +492,8 @@ package enum FieldType: Sendable {
     /// A fixed number of bytes shown as an address (`mac`, `ipv4`, `ipv6`).
     case address(byteCount: Int, display: DisplayHint)
     /// Text in an encoding; `cstring` is `.string(.terminator([0]), .utf8)`.
-    case string(Extent, encoding: TextEncoding)
+    /// `padding`: `@pad(b)`, trailing `b` bytes not part of the text.
+    case string(Extent, encoding: TextEncoding, padding: UInt8? = nil)
     case enumeration(enumID: Int, base: IntegerType)
     case structure(structID: Int)
     indirect case array(element: FieldType, extent: Extent)
@@ -492,8 +503,9 @@ package enum FieldType: Sendable {
     /// Parameter `index` of the struct (`struct Option(length: u8)`): the argument's value, a derived
     /// leaf of kind integer, bool or enum (`enumID`).
     case parameter(index: Int, isBoolean: Bool, enumID: Int?)
-    /// `let name = expr`: a value computed when the walk reaches it, reading no bytes.
-    case computed(Program, isBoolean: Bool)
+    /// `let name = expr`: a value computed when the walk reaches it, reading no bytes; `let name: E = expr`
+    /// is an enum `E`'s value.
+    case computed(Program, isBoolean: Bool, enumID: Int? = nil)
     /// `dispatch table(keys...)`: index into ``Schema/dispatchTables`` and the key programs, tried in order.
     case dispatch(table: Int, keys: [Program])
     case dnsName

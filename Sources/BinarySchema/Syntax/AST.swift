@@ -109,7 +109,8 @@ struct FieldSyntax {
     /// `if expr`: the field is present only when this holds.
     let condition: ExpressionSyntax?
     let attributes: [AttributeSyntax]
-    /// `let name = expr`: a computed value, which reads no bytes (``type`` is unused).
+    /// `let name = expr`: a computed value, which reads no bytes (``type`` is `let`, or the enum
+    /// of `let name: E = expr`).
     var value: ExpressionSyntax? = nil
     /// `hidden let name = expr`: a working value of the schema's own, left out of every view.
     var isHidden = false
@@ -151,6 +152,42 @@ indirect enum TypeSyntax {
     }
 }
 
+/// A binary operator, as written; grouped by precedence as in Swift (``precedence``).
+enum BinaryOperator: String, CaseIterable, Sendable {
+    case or = "||"
+    case and = "&&"
+    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case add = "+", subtract = "-", bitwiseOr = "|", bitwiseXor = "^"
+    case multiply = "*", divide = "/", remainder = "%", bitwiseAnd = "&"
+    case shiftLeft = "<<", shiftRight = ">>"
+
+    /// 0 binds loosest (`||`), 5 tightest (shifts): Swift's order, where `&` multiplies and `|`, `^` add.
+    var precedence: Int {
+        switch self {
+        case .or: return 0
+        case .and: return 1
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual: return 2
+        case .add, .subtract, .bitwiseOr, .bitwiseXor: return 3
+        case .multiply, .divide, .remainder, .bitwiseAnd: return 4
+        case .shiftLeft, .shiftRight: return 5
+        }
+    }
+
+    /// `&&`, `||`: bools in, a bool out, the right side evaluated only when needed.
+    var isLogical: Bool { self == .and || self == .or }
+    /// `==` … `>=`: a bool out.
+    var isComparison: Bool { precedence == 2 }
+    /// `&`, `|`, `^`, `<<`, `>>`: where C's precedence differs from Swift's against arithmetic.
+    var isBitwise: Bool { [.bitwiseAnd, .bitwiseOr, .bitwiseXor, .shiftLeft, .shiftRight].contains(self) }
+    /// `+`, `-`, `*`, `/`, `%`.
+    var isArithmetic: Bool { [.add, .subtract, .multiply, .divide, .remainder].contains(self) }
+}
+
+/// A prefix operator.
+enum UnaryOperator: String, CaseIterable, Sendable {
+    case negate = "-", not = "!", bitwiseNot = "~"
+}
+
 indirect enum ExpressionSyntax {
     /// A literal as written, up to UInt64.max; expressions take at most Int64.max.
     case integer(UInt64, SchemaLocation)
@@ -163,8 +200,8 @@ indirect enum ExpressionSyntax {
     case member(ExpressionSyntax, String, SchemaLocation)
     /// `options[2]`: an array element.
     case index(ExpressionSyntax, ExpressionSyntax, SchemaLocation)
-    case unary(String, ExpressionSyntax, SchemaLocation)
-    case binary(String, ExpressionSyntax, ExpressionSyntax, SchemaLocation)
+    case unary(UnaryOperator, ExpressionSyntax, SchemaLocation)
+    case binary(BinaryOperator, ExpressionSyntax, ExpressionSyntax, SchemaLocation)
     case conditional(ExpressionSyntax, ExpressionSyntax, ExpressionSyntax, SchemaLocation)
     case call(String, [ExpressionSyntax], SchemaLocation)
 

@@ -13,6 +13,10 @@ struct Parser {
     /// Nesting of expressions and types, bounded so hostile schema text cannot exhaust the stack.
     private var depth = 0
     private static let depthLimit = 128
+    /// Warnings: expressions that C would read otherwise.
+    private(set) var warnings: [Diagnostic] = []
+    /// The locations of binary expressions written in parentheses.
+    private var parenthesized: Set<SchemaLocation> = []
 
     init(source: SourceFile) {
         self.source = source
@@ -231,11 +235,21 @@ struct Parser {
             advance()
             let nameToken = current
             let name = try expectIdentifier("the computed value's name")
+            // `let kind: Family = …`: the value as an enum's.
+            var typeName: TypeSyntax = .named("let", location(of: letToken))
+            if current.isSymbol(":") {
+                advance()
+                let typeToken = current
+                typeName = .named(try expectIdentifier("the computed value's enum type"), location(of: typeToken))
+            }
             try expectSymbol("=")
             let value = try parseExpression()
+            if current.isKeyword("if"), position + 1 < tokens.count, !tokens[position + 1].isSymbol(":") {
+                throw fail("a computed value has no condition: write 'let \(name) = condition ? value : other'")
+            }
             let attributes = try parseAttributes()
             if current.isSymbol(",") || current.isSymbol(";") { advance() }
-            return FieldSyntax(name: name, location: location(of: nameToken), type: .named("let", location(of: letToken)),
+            return FieldSyntax(name: name, location: location(of: nameToken), type: typeName,
                                expectedValue: nil, condition: nil, attributes: attributes, value: value, isHidden: isHidden)
         }
         let nameToken = current
@@ -258,6 +272,9 @@ struct Parser {
         if condition == nil, !attributes.isEmpty, current.isKeyword("if"), position + 1 < tokens.count,
            !tokens[position + 1].isSymbol(":") {
             throw fail("the condition comes before the attributes: write '\(name): Type if condition @attribute'")
+        }
+        if !attributes.isEmpty, current.isSymbol("==") {
+            throw fail("the expected value comes before the attributes: write '\(name): Type == value @attribute'")
         }
         if current.isSymbol(",") || current.isSymbol(";") { advance() }
         return FieldSyntax(name: name, location: location(of: nameToken), type: type, expectedValue: expected,
@@ -393,31 +410,46 @@ struct Parser {
         return condition
     }
 
-    private static let precedence: [[String]] = [
-        ["||"], ["&&"], ["==", "!=", "<", "<=", ">", ">="], ["+", "-", "|", "^"], ["*", "/", "%", "&"], ["<<", ">>"],
-    ]
+    private static let levels = (BinaryOperator.allCases.map(\.precedence).max() ?? 0) + 1
 
     private mutating func parseBinary(level: Int) throws(Failure) -> ExpressionSyntax {
-        guard level < Self.precedence.count else { return try parseUnary() }
+        guard level < Self.levels else { return try parseUnary() }
         var left = try parseBinary(level: level + 1)
-        while case .symbol(let symbol) = current.kind, Self.precedence[level].contains(symbol) {
+        while case .symbol(let symbol) = current.kind, let op = BinaryOperator(rawValue: symbol), op.precedence == level {
             let operatorToken = current
             advance()
             let right = try parseBinary(level: level + 1)
-            left = .binary(symbol, left, right, location(of: operatorToken))
+            left = .binary(op, left, right, location(of: operatorToken))
+            warnIfReadDifferentlyInC(left)
             // Comparisons do not chain: `a < b < c` is a mistake, not a range test.
-            if level == 2 { break }
+            if op.isComparison { break }
         }
         return left
     }
 
+    /// `a - 1 & mask` is `a - (1 & mask)` here, as in Swift, but `(a - 1) & mask` in C: a bitwise
+    /// operator and an arithmetic one meeting without parentheses get a warning.
+    private mutating func warnIfReadDifferentlyInC(_ expression: ExpressionSyntax) {
+        guard case .binary(let op, let left, let right, let location) = expression else { return }
+        for operand in [left, right] {
+            guard case .binary(let inner, _, _, let innerLocation) = operand, !parenthesized.contains(innerLocation),
+                  (op.isBitwise && inner.isArithmetic) || (op.isArithmetic && inner.isBitwise) else { continue }
+            let tight = op.precedence > inner.precedence ? op : inner
+            warnings.append(Diagnostic(
+                kind: .precedence,
+                message: "'\(tight.rawValue)' binds tighter than '\(tight == op ? inner.rawValue : op.rawValue)' here, as in Swift, "
+                    + "but not in C: add parentheses to say which is meant",
+                location: location, sourceLine: source.lineText(location.line), severity: .warning))
+        }
+    }
+
     private mutating func parseUnary() throws(Failure) -> ExpressionSyntax {
-        if case .symbol(let symbol) = current.kind, ["-", "!", "~"].contains(symbol) {
+        if case .symbol(let symbol) = current.kind, let op = UnaryOperator(rawValue: symbol) {
             let operatorToken = current
             advance()
             try enterNesting()
             defer { depth -= 1 }
-            return .unary(symbol, try parseUnary(), location(of: operatorToken))
+            return .unary(op, try parseUnary(), location(of: operatorToken))
         }
         return try parsePostfix()
     }
@@ -468,6 +500,7 @@ struct Parser {
             advance()
             let inner = try parseExpression()
             try expectSymbol(")")
+            if case .binary(_, _, _, let location) = inner { parenthesized.insert(location) }
             return inner
         default:
             throw fail("expected an expression, found \(token.describedForError)")

@@ -19,12 +19,10 @@ package final class ReassemblyStage {
     package private(set) var unitsWithErrors = 0
 
     /// A stage over `schema`, rendering in `view` (nil: dissect and count only, as for `-q`).
-    package init(schema: Schema, options: CaptureReassembler.Options, checksums: ChecksumSelection,
+    package init(schema: Schema, options: CaptureReassembler.Options, walk: Interpreter.Options,
                  view: View?, renderOptions: RenderOptions) {
         self.schema = schema
         reassembler = CaptureReassembler(schema: schema, options: options) { PDUFramings.framing(of: $0, in: schema) }
-        var walk = Interpreter.Options()
-        walk.checksums = checksums
         interpreter = Interpreter(schema: schema, options: walk)
         renderer = view.map { ViewRenderer(view: $0, options: renderOptions) }
         rawStruct = schema.structType(named: "Unrecognized")
