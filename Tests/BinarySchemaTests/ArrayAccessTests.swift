@@ -184,6 +184,19 @@ import Testing
         ])
     }
 
+    @Test func messagesNameWhatWasWritten() {
+        let found = diagnostics("""
+            struct Attr { k: u8  let x = parent.parent.parent.items[k] }
+            struct Member { a: Attr }
+            struct R(code: u8) { code: u8 }
+            struct Top { m: Member  r: R(1) }
+            """)
+        #expect(found.map(\.message) == [
+            "'Attr' is not contained in any struct 3 levels up, so 'parent.parent.parent.items' refers to nothing",
+            "struct 'R' already has a parameter 'code'",
+        ])
+    }
+
     @Test func anExpressionCReadsOtherwiseIsAWarningThatLetsTheSchemaLoad() throws {
         let schema = try SchemaLoader.load(text: """
             struct Main { a: u8  mask: u8  let x = a - 1 & mask  let y = (a - 1) & mask  let z = 1 << a - 1  let w = a & 15 == 3 }

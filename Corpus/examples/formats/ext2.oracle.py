@@ -9,11 +9,14 @@ import calendar
 import os
 import re
 import subprocess
+import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_rows import Rows  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "sample.ext2")
-OUT = os.path.join(HERE, "ext2.oracle.tsv")
 ENV = dict(os.environ, TZ="UTC", LC_ALL="C")
 
 
@@ -29,7 +32,7 @@ def epoch(text):
     return calendar.timegm(time.strptime(text.strip(), "%a %b %d %H:%M:%S %Y"))
 
 
-rows = []
+rows = Rows()
 sb = "ext2.superblock."
 
 # dumpe2fs -h: "Name:   value" lines
@@ -39,7 +42,7 @@ for line in run("dumpe2fs", "-h", SAMPLE).decode().splitlines():
     if sep:
         header[key.strip()] = value.strip()
 features = header["Filesystem features"].split()
-rows += [
+rows.extend([
     (sb + "s_inodes_count", int(header["Inode count"])),
     (sb + "s_blocks_count", int(header["Block count"])),
     (sb + "s_free_blocks_count", int(header["Free blocks"])),
@@ -60,22 +63,22 @@ rows += [
     (sb + "s_hash_seed", header["Directory Hash Seed"].replace("-", "")),
     (sb + "s_def_hash_version", {"legacy": 0, "half_md4": 1, "tea": 2}[header["Default directory hash"]]),
     (sb + "s_mkfs_time", epoch(header["Filesystem created"])),
-]
+])
 
 # dumpe2fs: the group's descriptor
 groups = run("dumpe2fs", SAMPLE).decode()
 group = groups[groups.index("Group 0:"):]
 gd = "ext2.group_descriptors[0]."
-rows += [
+rows.extend([
     (gd + "bg_block_bitmap", int(re.search(r"Block bitmap at (\d+)", group)[1])),
     (gd + "bg_inode_bitmap", int(re.search(r"Inode bitmap at (\d+)", group)[1])),
     (gd + "bg_inode_table", int(re.search(r"Inode table at (\d+)", group)[1])),
-]
+])
 free = re.search(r"(\d+) free blocks, (\d+) free inodes, (\d+) directories", group)
-rows += [
+rows.extend([
     (gd + "bg_free_blocks_count", int(free[1])),
     (gd + "bg_used_dirs_count", int(free[3])),
-]
+])
 
 
 def inode_path(number):
@@ -104,7 +107,7 @@ FORMATS = {"directory": 4, "regular": 8, "symlink": 10}
 # The root directory's inode
 root = stat(2)
 r = inode_path(2) + "."
-rows += [
+rows.extend([
     (r + "inode_number", 2),
     (r + "i_mode.permissions", root["mode"]),
     (r + "i_mode.format", FORMATS[root["type"]]),
@@ -115,7 +118,7 @@ rows += [
     (r + "i_crtime", root["crtime"]),
     (r + "i_extra_isize", root["extra"]),
     (r + "i_block.direct_blocks[0].block", int(re.match(r"\(0\):(\d+)", root["blocks"])[1])),
-]
+])
 
 
 def directory(path, number):
@@ -126,12 +129,12 @@ def directory(path, number):
     for index, ((inode, rec_len, name), file_type) in enumerate(zip(entries, types)):
         if name in (".", "..") and path != "/":
             continue
-        rows.append((f"{base}[{index}].inode", int(inode)))
-        rows.append((f"{base}[{index}].name", name))
+        rows.add(f"{base}[{index}].inode", int(inode))
+        rows.add(f"{base}[{index}].name", name)
         if index == len(entries) - 1:          # the last entry's rec_len reaches the block's end
-            rows.append((f"{base}[{index}].rec_len", int(rec_len)))
+            rows.add(f"{base}[{index}].rec_len", int(rec_len))
         if file_type != "1":                   # directories and the symlink
-            rows.append((f"{base}[{index}].file_type", int(file_type)))
+            rows.add(f"{base}[{index}].file_type", int(file_type))
 
 
 directory("/", 2)
@@ -145,27 +148,22 @@ def lookup(path):
 
 # A small file, in its one block
 hello = lookup("/hello.txt")
-rows.append((inode_path(hello) + ".i_block.direct_blocks[0].content", debugfs("cat /hello.txt").hex()))
+rows.add(inode_path(hello) + ".i_block.direct_blocks[0].content", debugfs("cat /hello.txt").hex())
 # The fast symlink's target, in i_block
 link = lookup("/link")
-rows.append((inode_path(link) + ".i_block.target", stat(link)["link"]))
+rows.add(inode_path(link) + ".i_block.target", stat(link)["link"])
 # The large file: its indirect block and the last block, reached through it
 numbers = lookup("/numbers.txt")
 info = stat(numbers)
 n = inode_path(numbers) + "."
-rows.append((n + "inode_number", numbers))
-rows.append((n + "i_size", info["size"]))
-rows.append((n + "i_block.indirect_block", int(re.search(r"\(IND\):(\d+)", info["blocks"])[1])))
+rows.add(n + "inode_number", numbers)
+rows.add(n + "i_size", info["size"])
+rows.add(n + "i_block.indirect_block", int(re.search(r"\(IND\):(\d+)", info["blocks"])[1]))
 first, last, start, _ = map(int, re.search(r"\((\d+)-(\d+)\):(\d+)-(\d+)$", info["blocks"]).groups())
 block_size = int(header["Block size"])
 data = debugfs("cat /numbers.txt")
-rows.append((n + f"i_block.indirect_blocks[{last - 12}].block", start + last - first))
-rows.append((n + f"i_block.indirect_blocks[{last - 12}].content", data[last * block_size:].hex()))
+rows.add(n + f"i_block.indirect_blocks[{last - 12}].block", start + last - first)
+rows.add(n + f"i_block.indirect_blocks[{last - 12}].content", data[last * block_size:].hex())
 
-with open(OUT, "w", encoding="utf-8") as out:
-    out.write("# schema: Schemas/examples/ext2.schema\n")
-    out.write("# root: Ext2\n")
-    out.write("# sample: Corpus/examples/formats/sample.ext2\n")
-    for path, value in rows:
-        out.write(f"{path}\t{value}\n")
-print(f"{OUT}: {len(rows)} values")
+out = rows.write("ext2", "Ext2", "sample.ext2")
+print(f"{out}: {len(rows)} values")

@@ -15,25 +15,26 @@ graphic control extension and an image per frame, then the trailer.
 
     python3 Corpus/examples/formats/gif.oracle.py
 """
-import os
+import os, sys
 from PIL import Image
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_rows import Rows  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 sample = os.path.join(here, "sample.gif")
-rows = []
-
-def row(path, value):
-    if isinstance(value, bool):
-        value = "true" if value else "false"
-    elif isinstance(value, bytes):
-        value = value.hex()
-    text = str(value).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    rows.append(f"{path}\t{text}")
+rows = Rows()
+row = rows.add
 
 def table_size(palette_bytes):
     """The 3-bit 'Size of Color Table' field: the table holds 2^(size+1) entries."""
     entries = len(palette_bytes) // 3
     return entries.bit_length() - 2
+
+def color(table, palette, index):
+    """Entry `index` of a color table: its red, green and blue bytes."""
+    for channel, value in zip(("red", "green", "blue"), palette[3 * index:3 * index + 3]):
+        row(f"{table}[{index}].{channel}", value)
 
 with Image.open(sample) as im:
     version = im.info["version"]
@@ -45,10 +46,7 @@ with Image.open(sample) as im:
     row("gif.global_color_table_flag", 1 if global_palette else 0)
     row("gif.size_of_global_color_table", table_size(global_palette))
     row("gif.background_color_index", im.info["background"])
-    red, green, blue = global_palette[0:3]
-    row("gif.global_color_table[0].red", red)
-    row("gif.global_color_table[0].green", green)
-    row("gif.global_color_table[0].blue", blue)
+    color("gif.global_color_table", global_palette, 0)
 
     # blocks[0]: NETSCAPE2.0 application extension; Pillow keeps its first sub-block.
     identifier = im.info["extension"][0]
@@ -78,12 +76,7 @@ with Image.open(sample) as im:
             palette = im._frame_palette.palette
             row(f"{image}.size_of_local_color_table", table_size(palette))
             if frame == 1:   # blue, where frame 2 has red
-                red, green, blue = palette[3:6]
-                row(f"{image}.local_color_table[1].red", red)
-                row(f"{image}.local_color_table[1].green", green)
-                row(f"{image}.local_color_table[1].blue", blue)
+                color(f"{image}.local_color_table", palette, 1)
         row(f"{image}.lzw_minimum_code_size", code_size)
 
-with open(os.path.join(here, "gif.oracle.tsv"), "w", encoding="utf-8") as out:
-    out.write("# schema: Schemas/examples/gif.schema\n# root: GIF\n# sample: Corpus/examples/formats/sample.gif\n")
-    out.write("\n".join(rows) + "\n")
+rows.write("gif", "GIF", "sample.gif")

@@ -9,7 +9,10 @@ of the pool (0-based, in slot order) is java_class.constant_pool[p]. javap numbe
 slot (#13 Long, then #15: a Long takes two slots), so positions are counted over javap's entries,
 not derived from the slot numbers.
 """
-import os, re, subprocess
+import os, re, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_rows import Rows  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "Sample.class")
@@ -17,6 +20,16 @@ TAGS = {"Utf8": 1, "Integer": 3, "Float": 4, "Long": 5, "Double": 6, "Class": 7,
         "Fieldref": 9, "Methodref": 10, "InterfaceMethodref": 11, "NameAndType": 12,
         "MethodHandle": 15, "MethodType": 16, "Dynamic": 17, "InvokeDynamic": 18, "Module": 19,
         "Package": 20}
+# The entries that refer to others by number ("#2.#3", "#4:#5", a MethodHandle's "6:#7", a
+# Class's "#8"), and the fields those numbers fill, in order.
+REFERENCES = {"Class": ("name_index",), "String": ("string_index",),
+              "Fieldref": ("class_index", "name_and_type_index"),
+              "Methodref": ("class_index", "name_and_type_index"),
+              "InterfaceMethodref": ("class_index", "name_and_type_index"),
+              "NameAndType": ("name_index", "descriptor_index"),
+              "Dynamic": ("bootstrap_method_attr_index", "name_and_type_index"),
+              "InvokeDynamic": ("bootstrap_method_attr_index", "name_and_type_index"),
+              "MethodHandle": ("reference_kind", "reference_index")}
 
 text = subprocess.run(["javap", "-v", SAMPLE], capture_output=True, text=True, check=True).stdout
 lines = text.splitlines()
@@ -39,9 +52,8 @@ def utf8_slot(value):
 def class_slot(name):
     return next(s for s in slots if pool[s] == ("Class", f"#{utf8_slot(name)}"))
 
-rows = []
-def row(path, value):
-    rows.append((path, value))
+rows = Rows()
+row = rows.add
 
 def header(name):
     m = re.search(rf"^\s*{name}: (.*)$", text, re.M)
@@ -67,10 +79,6 @@ row("java_class.methods_count", int(counts.group(3)))
 row("java_class.attributes_count", int(counts.group(4)))
 
 # Constant pool entries: one of each kind, the first and the last, and those around the Long.
-def ref_pair(argument, separator):
-    a, b = argument.split(separator)
-    return int(a.lstrip("#")), int(b.lstrip("#"))
-
 for slot in slots:
     kind, argument = pool[slot]
     first_of_kind = slot == next(s for s in slots if pool[s][0] == kind)
@@ -86,26 +94,11 @@ for slot in slots:
         row(base + ".info.value", int(argument.rstrip("l")))
     elif kind == "Double":
         row(base + ".info.value", repr(float(argument.rstrip("d"))))
-    elif kind in ("Methodref", "Fieldref", "InterfaceMethodref"):
-        c, n = ref_pair(argument, ".")
-        row(base + ".info.class_index", c)
-        row(base + ".info.name_and_type_index", n)
-    elif kind == "NameAndType":
-        n, d = ref_pair(argument, ":")
-        row(base + ".info.name_index", n)
-        row(base + ".info.descriptor_index", d)
-    elif kind in ("InvokeDynamic", "Dynamic"):
-        b, n = ref_pair(argument, ":")
-        row(base + ".info.bootstrap_method_attr_index", b)
-        row(base + ".info.name_and_type_index", n)
-    elif kind == "MethodHandle":
-        k, r = ref_pair(argument, ":")
-        row(base + ".info.reference_kind", k)
-        row(base + ".info.reference_index", r)
-    elif kind == "Class":
-        row(base + ".info.name_index", int(argument.lstrip("#")))
-    elif kind == "String":
-        row(base + ".info.string_index", int(argument.lstrip("#")))
+    elif kind in REFERENCES:
+        numbers = re.split(r"[.:]", argument)
+        assert len(numbers) == len(REFERENCES[kind]), argument
+        for field, number in zip(REFERENCES[kind], numbers):
+            row(f"{base}.info.{field}", int(number.lstrip("#")))
 
 # Fields and methods, in javap's order (the file's): "  public static final long BIG;"
 members = re.split(r"\n\n", text[text.index("{\n") + 2:text.index("\n}\n")])
@@ -160,12 +153,5 @@ bootstrap = re.search(r"^BootstrapMethods:\n\s+0: #(\d+) .*\n\s+Method arguments
 row("java_class.attributes[1].info.bootstrap_methods[0].bootstrap_method_ref", int(bootstrap.group(1)))
 row("java_class.attributes[1].info.bootstrap_methods[0].bootstrap_arguments[0]", int(bootstrap.group(2)))
 
-def escape(value):
-    return str(value).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-
-with open(os.path.join(HERE, "java_class.oracle.tsv"), "w", encoding="utf-8") as out:
-    out.write("# schema: Schemas/examples/java_class.schema\n# root: ClassFile\n"
-              "# sample: Corpus/examples/formats/Sample.class\n")
-    for path, value in rows:
-        out.write(f"{path}\t{escape(value)}\n")
+rows.write("java_class", "ClassFile", "Sample.class")
 print(f"{len(rows)} values")

@@ -12,9 +12,12 @@ byte of the message mido read (mido's own encoding of the message starts with it
 
     python3 Corpus/examples/formats/midi.oracle.py
 """
-import os
+import os, sys
 import mido
 import mido.midifiles.midifiles as reader
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_rows import Rows  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 sample = os.path.join(here, "sample.mid")
@@ -34,10 +37,8 @@ def read_message(infile, status_byte, peek_data, delta, clip=False):
 reader.read_chunk_header, reader.read_message = read_chunk_header, read_message
 mid = mido.MidiFile(sample)
 
-rows = []
-def row(path, value):
-    text = str(value).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    rows.append(f"{path}\t{text}")
+rows = Rows()
+row = rows.add
 
 header_type, header_length = chunk_headers[0]
 row("midi.header.chunk_type", header_type)
@@ -86,6 +87,4 @@ for t, track in enumerate(mid.tracks):
             row(f"{path}.event.channel", msg.channel)
             row(f"{path}.event.program", msg.program)
 
-with open(os.path.join(here, "midi.oracle.tsv"), "w", encoding="utf-8") as out:
-    out.write("# schema: Schemas/examples/midi.schema\n# root: MIDI\n# sample: Corpus/examples/formats/sample.mid\n")
-    out.write("\n".join(rows) + "\n")
+rows.write("midi", "MIDI", "sample.mid")

@@ -11,17 +11,15 @@ without its terminating NUL (a plural's strings joined by NULs). No value is tak
 import gettext
 import os
 import subprocess
+import sys
 
 import polib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_rows import Rows  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "sample.mo")
-OUT = os.path.join(HERE, "mo.oracle.tsv")
-
-
-def escape(text):
-    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-
 
 with open(SAMPLE, "rb") as handle:
     catalog = gettext.GNUTranslations(handle)._catalog
@@ -37,29 +35,23 @@ po = polib.pofile(subprocess.run(["msgunfmt", SAMPLE], capture_output=True, text
 plurals = {(f"{e.msgctxt}\x04" if e.msgctxt else "") + e.msgid: e.msgid_plural for e in po if e.msgid_plural}
 
 mo = polib.mofile(SAMPLE)
-rows = [
-    ("mo.magic", mo.magic_number),
-    ("mo.revision", mo.version),
-    ("mo.number_of_strings", len(forms)),
-]
+rows = Rows()
+rows.add("mo.magic", mo.magic_number)
+rows.add("mo.revision", mo.version)
+rows.add("mo.number_of_strings", len(forms))
 
 for index, msgid in enumerate(sorted(forms, key=lambda s: s.encode("utf-8"))):
     original = f"mo.original_strings[{index}]"
     strings = [msgid] + ([plurals[msgid]] if msgid in plurals else [])
-    rows.append((original + ".length", len("\0".join(strings).encode("utf-8"))))
-    rows.append((original + ".string.msgid", escape(msgid)))
+    rows.add(original + ".length", len("\0".join(strings).encode("utf-8")))
+    rows.add(original + ".string.msgid", msgid)
     if msgid in plurals:
-        rows.append((original + ".string.msgid_plural", escape(plurals[msgid])))
+        rows.add(original + ".string.msgid_plural", plurals[msgid])
     translation = f"mo.translation_strings[{index}]"
     texts = [forms[msgid][n] for n in sorted(forms[msgid])]
-    rows.append((translation + ".length", len("\0".join(texts).encode("utf-8"))))
+    rows.add(translation + ".length", len("\0".join(texts).encode("utf-8")))
     for number, text in enumerate(texts):
-        rows.append((f"{translation}.string.msgstr[{number}]", escape(text)))
+        rows.add(f"{translation}.string.msgstr[{number}]", text)
 
-with open(OUT, "w", encoding="utf-8") as out:
-    out.write("# schema: Schemas/examples/mo.schema\n")
-    out.write("# root: MO\n")
-    out.write("# sample: Corpus/examples/formats/sample.mo\n")
-    for path, value in rows:
-        out.write(f"{path}\t{value}\n")
-print(f"{OUT}: {len(rows)} values")
+out = rows.write("mo", "MO", "sample.mo")
+print(f"{out}: {len(rows)} values")

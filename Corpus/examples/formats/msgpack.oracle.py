@@ -12,6 +12,9 @@ import os, sys
 import msgpack
 from msgpack import ExtType, Timestamp
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_rows import Rows  # noqa: E402
+
 here = os.path.dirname(os.path.abspath(__file__))
 sample = os.path.join(here, "sample.msgpack")
 
@@ -50,15 +53,8 @@ if "--make-sample" in sys.argv:
     with open(sample, "wb") as out:
         out.write(data)
 
-rows = []
-def row(path, value):
-    if isinstance(value, bool):
-        value = "true" if value else "false"
-    elif isinstance(value, bytes):
-        value = value.hex()
-    elif isinstance(value, str):
-        value = value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    rows.append(f"{path}\t{value}")
+rows = Rows()
+row = rows.add
 
 def shown(n, top):
     return range(n) if n <= 6 or top else [0, 1, n - 1]
@@ -101,7 +97,5 @@ unpacker.feed(open(sample, "rb").read())
 for i, obj in enumerate(unpacker):
     walk(obj, f"msgpack.objects[{i}]", top=True)
 
-with open(os.path.join(here, "msgpack.oracle.tsv"), "w", encoding="utf-8") as out:
-    out.write("# schema: Schemas/examples/msgpack.schema\n# root: MsgPack\n# sample: Corpus/examples/formats/sample.msgpack\n")
-    out.write("\n".join(rows) + "\n")
+rows.write("msgpack", "MsgPack", "sample.msgpack")
 print(f"{len(rows)} values")

@@ -9,14 +9,16 @@ timestamp and data; its timestamp is one number, so each record header is also p
 header class the Reader itself picks for the file's magic (dpkt.pcap.MAGIC_TO_PKT_HDR), which
 gives the seconds and microseconds apart and the two lengths.
 """
-import os
+import os, sys
 import dpkt
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_rows import Rows  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "sample.pcap")
-rows = []
-def row(path, value):
-    rows.append((path, value))
+rows = Rows()
+row = rows.add
 
 with open(SAMPLE, "rb") as handle:
     reader = dpkt.pcap.Reader(handle)
@@ -47,8 +49,5 @@ for i, (timestamp, packet) in enumerate(packets):
     offset += len(record) + record.caplen
 assert offset == len(data)
 
-with open(os.path.join(HERE, "pcap.oracle.tsv"), "w", encoding="utf-8") as out:
-    out.write("# schema: Schemas/examples/pcap.schema\n# root: PcapFile\n# sample: Corpus/examples/formats/sample.pcap\n")
-    for path, value in rows:
-        out.write(f"{path}\t{value}\n")
+rows.write("pcap", "PcapFile", "sample.pcap")
 print(f"{len(rows)} values")

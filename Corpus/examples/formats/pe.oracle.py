@@ -7,41 +7,38 @@ written as pe.oracle.tsv.
 The schema reads the import directory after the section table (`pe.import_directory`), each RVA
 mapped to a file offset through the section that holds it, as pefile does.
 """
-import os
+import os, sys
 import pefile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_rows import Rows  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 pe = pefile.PE(os.path.join(HERE, "hello.exe"))
-rows = []
-def row(path, value):
-    rows.append((path, value))
+rows = Rows()
+row = rows.add
+
+def fields(path, structure, names):
+    """Each of `names` (the schema's) at `path`, from pefile's field of that name in CamelCase."""
+    for name in names.split():
+        row(f"{path}.{name}", getattr(structure, "".join(word.capitalize() for word in name.split("_"))))
+
+def flags(path, structure, prefix, names):
+    """Each of `names` (the schema's) at `path`, from pefile's flag `prefix` + the name in capitals."""
+    for name in names.split():
+        row(f"{path}.{name}", int(getattr(structure, prefix + name.upper())))
 
 dos, coff, opt = pe.DOS_HEADER, pe.FILE_HEADER, pe.OPTIONAL_HEADER
 row("pe.dos_header.e_magic", dos.e_magic)
 row("pe.dos_header.e_lfanew", dos.e_lfanew)
 row("pe.signature", pe.NT_HEADERS.Signature)
-row("pe.coff_header.machine", coff.Machine)
-row("pe.coff_header.number_of_sections", coff.NumberOfSections)
-row("pe.coff_header.time_date_stamp", coff.TimeDateStamp)
-row("pe.coff_header.size_of_optional_header", coff.SizeOfOptionalHeader)
-row("pe.coff_header.characteristics.executable_image", int(coff.IMAGE_FILE_EXECUTABLE_IMAGE))
-row("pe.coff_header.characteristics.large_address_aware", int(coff.IMAGE_FILE_LARGE_ADDRESS_AWARE))
-row("pe.coff_header.characteristics.dll", int(coff.IMAGE_FILE_DLL))
-row("pe.optional_header.magic", opt.Magic)
-row("pe.optional_header.major_linker_version", opt.MajorLinkerVersion)
-row("pe.optional_header.minor_linker_version", opt.MinorLinkerVersion)
-row("pe.optional_header.address_of_entry_point", opt.AddressOfEntryPoint)
-row("pe.optional_header.image_base", opt.ImageBase)
-row("pe.optional_header.section_alignment", opt.SectionAlignment)
-row("pe.optional_header.file_alignment", opt.FileAlignment)
-row("pe.optional_header.size_of_image", opt.SizeOfImage)
-row("pe.optional_header.size_of_headers", opt.SizeOfHeaders)
-row("pe.optional_header.check_sum", opt.CheckSum)
-row("pe.optional_header.subsystem", opt.Subsystem)
-row("pe.optional_header.size_of_stack_reserve", opt.SizeOfStackReserve)
-row("pe.optional_header.dll_characteristics.nx_compat", int(opt.IMAGE_DLLCHARACTERISTICS_NX_COMPAT))
-row("pe.optional_header.dll_characteristics.dynamic_base", int(opt.IMAGE_DLLCHARACTERISTICS_DYNAMIC_BASE))
-row("pe.optional_header.dll_characteristics.high_entropy_va", int(opt.IMAGE_DLLCHARACTERISTICS_HIGH_ENTROPY_VA))
+fields("pe.coff_header", coff, "machine number_of_sections time_date_stamp size_of_optional_header")
+flags("pe.coff_header.characteristics", coff, "IMAGE_FILE_", "executable_image large_address_aware dll")
+fields("pe.optional_header", opt, "magic major_linker_version minor_linker_version address_of_entry_point "
+       "image_base section_alignment file_alignment size_of_image size_of_headers check_sum subsystem "
+       "size_of_stack_reserve")
+flags("pe.optional_header.dll_characteristics", opt, "IMAGE_DLLCHARACTERISTICS_",
+      "nx_compat dynamic_base high_entropy_va")
 row("pe.optional_header.number_of_rva_and_sizes", opt.NumberOfRvaAndSizes)
 names = {"IMAGE_DIRECTORY_ENTRY_IMPORT": "import_table", "IMAGE_DIRECTORY_ENTRY_EXCEPTION": "exception_table",
          "IMAGE_DIRECTORY_ENTRY_BASERELOC": "base_relocation_table", "IMAGE_DIRECTORY_ENTRY_TLS": "tls_table",
@@ -56,12 +53,8 @@ for i, section in enumerate(pe.sections):
     row(path + ".name", section.Name.rstrip(b"\0").decode())
     if i in (0, len(pe.sections) - 1):
         row(path + ".virtual_size", section.Misc_VirtualSize)
-        row(path + ".virtual_address", section.VirtualAddress)
-        row(path + ".size_of_raw_data", section.SizeOfRawData)
-        row(path + ".pointer_to_raw_data", section.PointerToRawData)
-        row(path + ".characteristics.cnt_code", int(section.IMAGE_SCN_CNT_CODE))
-        row(path + ".characteristics.mem_execute", int(section.IMAGE_SCN_MEM_EXECUTE))
-        row(path + ".characteristics.mem_write", int(section.IMAGE_SCN_MEM_WRITE))
+        fields(path, section, "virtual_address size_of_raw_data pointer_to_raw_data")
+        flags(path + ".characteristics", section, "IMAGE_SCN_", "cnt_code mem_execute mem_write")
 
 # The import directory.
 for d, entry in enumerate(pe.DIRECTORY_ENTRY_IMPORT):
@@ -75,8 +68,5 @@ for d, entry in enumerate(pe.DIRECTORY_ENTRY_IMPORT):
         row(f"{path}.import_lookup_table[{j}].hint_name.hint", imp.hint)
         row(f"{path}.import_lookup_table[{j}].hint_name.name", imp.name.decode())
 
-with open(os.path.join(HERE, "pe.oracle.tsv"), "w", encoding="utf-8") as out:
-    out.write("# schema: Schemas/examples/pe.schema\n# root: PE\n# sample: Corpus/examples/formats/hello.exe\n")
-    for path, value in rows:
-        out.write(f"{path}\t{value}\n")
+rows.write("pe", "PE", "hello.exe")
 print(f"{len(rows)} values")

@@ -16,6 +16,9 @@ import codecs, os, re, subprocess, sys, tempfile
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.internal.type_checkers import FIELD_TYPE_TO_WIRE_TYPE
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_rows import Rows  # noqa: E402
+
 PROTO = r'''
 syntax = "proto2";
 package dissect.example;
@@ -112,15 +115,8 @@ def parse(lines):
     return records
 records = parse(raw.splitlines())
 
-rows = []
-def row(path, value):
-    if isinstance(value, bool):
-        value = "true" if value else "false"
-    elif isinstance(value, bytes):
-        value = value.hex()
-    elif isinstance(value, str):
-        value = value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    rows.append(f"{path}\t{value}")
+rows = Rows()
+row = rows.add
 
 def walk(records, message, path, numbers):
     """records: decode_raw's records of `message` (the typed Python object); numbers: whether to
@@ -160,7 +156,5 @@ def walk(records, message, path, numbers):
 
 walk(records, person, "protobuf", True)
 
-with open(os.path.join(here, "protobuf.oracle.tsv"), "w", encoding="utf-8") as out:
-    out.write("# schema: Schemas/examples/protobuf.schema\n# root: Person\n# sample: Corpus/examples/formats/person.pb\n")
-    out.write("\n".join(rows) + "\n")
+rows.write("protobuf", "Person", "person.pb")
 print(f"{len(rows)} values")

@@ -9,44 +9,35 @@ taken from dissect.
 """
 import os
 import sqlite3
+import sys
 
 import apsw
 import apsw.ext
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_rows import Rows  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "sample.sqlite3")
-OUT = os.path.join(HERE, "sqlite3.oracle.tsv")
 
 ENCODINGS = {"UTF-8": 1, "UTF-16le": 2, "UTF-16be": 3}
 
-
-def escape(text):
-    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+rows = Rows()
 
 
-def render(value):
-    """A column's value as dissect's JSON gives the schema's `value` field."""
-    if value is None:
-        return ""                      # NULL: serial type 0, no bytes
-    if isinstance(value, bytes):
-        return value.hex()
-    if isinstance(value, str):
-        return escape(value)
-    return str(value)
-
-
-def value_path(prefix, value):
+def add_value(prefix, value):
+    """A column's value at the schema's `value` field below `prefix`, as dissect's JSON gives it."""
     # Serial types 8 and 9 (schema format 4) hold the integers 0 and 1 in no bytes: the schema
     # shows them as a computed value one level down.
     if isinstance(value, int) and value in (0, 1):
-        return prefix + ".value.value"
-    return prefix + ".value"
+        rows.add(prefix + ".value.value", value)
+    else:
+        rows.add(prefix + ".value", "" if value is None else value)   # NULL: serial type 0, no bytes
 
 
-rows = []
 info = apsw.ext.dbinfo(apsw.Connection(SAMPLE, flags=apsw.SQLITE_OPEN_READONLY))[0]
 h = "sqlite3.header."
-rows += [
+rows.extend([
     (h + "header_string", info.header.rstrip(b"\0").decode("ascii")),
     (h + "page_size", info.page_size),
     (h + "file_format_write_version", info.write_format),
@@ -65,40 +56,35 @@ rows += [
     (h + "application_id", info.application_id),
     (h + "version_valid_for", info.version_valid_for),
     (h + "sqlite_version_number", info.sqlite_version),
-]
+])
 
 db = sqlite3.connect(f"file:{SAMPLE}?mode=ro", uri=True)
 cells = {row[0]: row[1] for row in db.execute("SELECT name, ncell FROM dbstat WHERE path = '/'")}
-rows.append(("sqlite3.sqlite_schema.cell_count", cells["sqlite_schema"]))
+rows.add("sqlite3.sqlite_schema.cell_count", cells["sqlite_schema"])
 
 schema = db.execute("SELECT rowid, type, name, tbl_name, rootpage, sql FROM sqlite_schema ORDER BY rowid").fetchall()
 for index, (rowid, type_, name, tbl_name, rootpage, sql) in enumerate(schema):
     cell = f"sqlite3.sqlite_schema.cell_pointers[{index}].cell"
-    rows.append((cell + ".rowid.value", rowid))
+    rows.add(cell + ".rowid.value", rowid)
     for column, value in (("type", type_), ("name", name), ("tbl_name", tbl_name), ("rootpage", rootpage), ("sql", sql)):
         if column != "rootpage":
-            rows.append((value_path(f"{cell}.payload.{column}", value), render(value)))
+            add_value(f"{cell}.payload.{column}", value)
         elif rootpage != 0 or info.schema_format < 4:
             # The schema reads rootpage as an integer; a 0 in schema format 4 (serial type 8) has
             # no bytes and no field.
-            rows.append((f"{cell}.payload.rootpage", rootpage))
+            rows.add(f"{cell}.payload.rootpage", rootpage)
     btree = cell + ".payload.btree"
-    rows.append((btree + ".cell_count", cells[name]))
+    rows.add(btree + ".cell_count", cells[name])
     # One cell per row, in rowid order, on the table's single leaf page.
     columns = [r[1] for r in db.execute(f"PRAGMA table_info({name})")]
     pk = [r[1] for r in db.execute(f"PRAGMA table_info({name})") if r[5]]
     for position, record in enumerate(db.execute(f"SELECT rowid, * FROM {name} ORDER BY rowid")):
         row_cell = f"{btree}.cell_pointers[{position}].cell"
-        rows.append((row_cell + ".rowid.value", record[0]))
+        rows.add(row_cell + ".rowid.value", record[0])
         for number, (column, value) in enumerate(zip(columns, record[1:])):
             if column in pk:
                 continue               # an INTEGER PRIMARY KEY is the rowid; the record holds NULL
-            rows.append((value_path(f"{row_cell}.payload.value_{number}", value), render(value)))
+            add_value(f"{row_cell}.payload.value_{number}", value)
 
-with open(OUT, "w", encoding="utf-8") as out:
-    out.write("# schema: Schemas/examples/sqlite3.schema\n")
-    out.write("# root: SQLite3\n")
-    out.write("# sample: Corpus/examples/formats/sample.sqlite3\n")
-    for path, value in rows:
-        out.write(f"{path}\t{value}\n")
-print(f"{OUT}: {len(rows)} values")
+out = rows.write("sqlite3", "SQLite3", "sample.sqlite3")
+print(f"{out}: {len(rows)} values")

@@ -5,20 +5,19 @@ glyphs, cmap, name, OS/2 and post, each value from fontTools' parse of the font.
 
 usage: python3 Corpus/examples/formats/ttf.oracle.py   (from the repository's root or anywhere)
 """
-import os
+import os, sys
 from fontTools.ttLib import TTFont
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_rows import Rows  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 font = TTFont(os.path.join(here, "dejavu-hi.ttf"))
 reader = font.reader
-rows = []
+rows = Rows()
 
 def row(path, value):
-    if isinstance(value, bool):
-        value = "true" if value else "false"
-    elif isinstance(value, str):
-        value = value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    rows.append(f"ttf.{path}\t{value}")
+    rows.add(f"ttf.{path}", value)
 
 # Offset table and table records. fontTools keeps the records ordered by offset, not as the
 # directory lists them; the directory is sorted by tag (OpenType requires it, fontTools writes it so).
@@ -131,7 +130,5 @@ post = font["post"]
 row("post.version", int(post.formatType * 0x10000))
 row("post.underline_position", post.underlinePosition)
 
-with open(os.path.join(here, "ttf.oracle.tsv"), "w", encoding="utf-8") as out:
-    out.write("# schema: Schemas/examples/ttf.schema\n# root: TTF\n# sample: Corpus/examples/formats/dejavu-hi.ttf\n")
-    out.write("\n".join(rows) + "\n")
+rows.write("ttf", "TTF", "dejavu-hi.ttf")
 print(f"{len(rows)} values")

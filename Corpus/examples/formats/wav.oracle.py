@@ -8,20 +8,28 @@ LIST chunk's type and its INFO chunks' text. Writes wav.oracle.tsv beside this f
 
     python3 Corpus/examples/formats/wav.oracle.py
 """
-import os, warnings, wave
+import os, sys, warnings, wave
 
 warnings.simplefilter("ignore", DeprecationWarning)
 import chunk  # noqa: E402 (deprecated: imported after the filter)
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle_rows import Rows  # noqa: E402
+
 here = os.path.dirname(os.path.abspath(__file__))
 sample = os.path.join(here, "sample.wav")
-rows = []
+rows = Rows()
+row = rows.add
 
-def row(path, value):
-    if isinstance(value, bytes):
-        value = value.hex()
-    text = str(value).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    rows.append(f"{path}\t{text}")
+def chunks(parent):
+    """The chunks in `parent`, in turn, each skipped past once the loop is done with it."""
+    while True:
+        try:
+            ck = chunk.Chunk(parent, bigendian=False, align=True)
+        except EOFError:
+            return
+        yield ck
+        ck.skip()
 
 # The sample's format, as wave reads it.
 with wave.open(sample, "rb") as w:
@@ -35,12 +43,7 @@ with open(sample, "rb") as f:
     row("wav.ck_id", riff.getname().decode("ascii"))
     row("wav.ck_size", riff.getsize())
     row("wav.form_type", riff.read(4).decode("ascii"))
-    index = 0
-    while True:
-        try:
-            ck = chunk.Chunk(riff, bigendian=False, align=True)
-        except EOFError:
-            break
+    for index, ck in enumerate(chunks(riff)):
         name = ck.getname().decode("ascii")
         base = f"wav.chunks[{index}]"
         row(f"{base}.ck_id", name)
@@ -62,22 +65,11 @@ with open(sample, "rb") as f:
         elif name == "LIST":
             list_type = ck.read(4).decode("ascii")
             row(f"{base}.ck_data.list_type", list_type)
-            sub_index = 0
-            while True:
-                try:
-                    sub = chunk.Chunk(ck, bigendian=False, align=True)
-                except EOFError:
-                    break
+            for sub_index, sub in enumerate(chunks(ck)):
                 sub_base = f"{base}.ck_data.chunks[{sub_index}]"
                 row(f"{sub_base}.ck_id", sub.getname().decode("ascii"))
                 row(f"{sub_base}.ck_size", sub.getsize())
                 if list_type == "INFO":   # ZSTR: the text, then its NUL
                     row(f"{sub_base}.ck_data", sub.read().rstrip(b"\0").decode("ascii"))
-                sub.skip()
-                sub_index += 1
-        ck.skip()
-        index += 1
 
-with open(os.path.join(here, "wav.oracle.tsv"), "w", encoding="utf-8") as out:
-    out.write("# schema: Schemas/examples/wav.schema\n# root: WAV\n# sample: Corpus/examples/formats/sample.wav\n")
-    out.write("\n".join(rows) + "\n")
+rows.write("wav", "WAV", "sample.wav")

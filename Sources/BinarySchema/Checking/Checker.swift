@@ -356,13 +356,15 @@ struct Checker {
             return .array(shallowType(base, file: file, expanding: expanding))
         case .switchOn(_, let cases, _):
             // A switch of integers (or of one enum's values) is a number, whichever case was read.
-            let types = Set(cases.map { shallowType($0.type, file: file, expanding: expanding).description })
-            if types.count == 1, let first = cases.first {
-                let type = shallowType(first.type, file: file, expanding: expanding)
-                if case .integer = type { return type }
-                if case .enumeration = type { return type }
+            guard let first = cases.first else { return .varying }
+            let type = shallowType(first.type, file: file, expanding: expanding)
+            switch type {
+            case .integer, .enumeration:
+                let alike = cases.dropFirst().allSatisfy { shallowType($0.type, file: file, expanding: expanding) == type }
+                return alike ? type : .varying
+            default:
+                return .varying
             }
-            return .varying
         case .dispatch:
             return .varying
         case .instance(let name, _, _):
@@ -564,7 +566,8 @@ struct Checker {
         for (position, fieldSyntax) in syntax.fields.enumerated() {
             let slot = position + syntax.parameters.count
             if scope.defined[fieldSyntax.name] != nil {
-                report(.duplicateName, "struct '\(syntax.name)' already has a field '\(fieldSyntax.name)'", at: fieldSyntax.location)
+                let kind = syntax.parameters.contains { $0.name == fieldSyntax.name } ? "parameter" : "field"
+                report(.duplicateName, "struct '\(syntax.name)' already has a \(kind) '\(fieldSyntax.name)'", at: fieldSyntax.location)
                 continue
             }
             let field = checkField(fieldSyntax, slot: slot, scope: &scope, bitPhase: &bitPhase)
@@ -2157,12 +2160,13 @@ struct Checker {
 
     private mutating func resolveInParents(_ name: String, levelsUp: Int, scope: Scope,
                                            at location: SchemaLocation) -> (slots: [Int: Int32], type: ValueType)? {
+        let written = String(repeating: "parent.", count: levelsUp) + name
         var candidates: Set<Int> = scope.structID >= 0 ? [scope.structID] : []
         for _ in 0..<levelsUp {
             candidates = Set(candidates.flatMap { parentsOf[$0] })
         }
         guard !candidates.isEmpty else {
-            report(.unknownField, "'\(scope.structName)' is not contained in any struct \(levelsUp) level\(levelsUp == 1 ? "" : "s") up, so 'parent.\(name)' refers to nothing",
+            report(.unknownField, "'\(scope.structName)' is not contained in any struct \(levelsUp) level\(levelsUp == 1 ? "" : "s") up, so '\(written)' refers to nothing",
                    at: location)
             return nil
         }
@@ -2170,13 +2174,13 @@ struct Checker {
         var type: ValueType?
         for candidate in candidates.sorted() {
             guard let slot = shallowFields[candidate].firstIndex(where: { $0.name == name }) else {
-                report(.unknownField, "'parent.\(name)': enclosing struct '\(structSyntax[candidate].syntax.name)' has no field '\(name)'",
+                report(.unknownField, "'\(written)': enclosing struct '\(structSyntax[candidate].syntax.name)' has no field '\(name)'",
                        at: location)
                 return nil
             }
             let candidateType = shallowFields[candidate][slot].type
             if let type, type != candidateType {
-                report(.typeMismatch, "'parent.\(name)' has type \(type) in one enclosing struct and \(candidateType) in '\(structSyntax[candidate].syntax.name)'",
+                report(.typeMismatch, "'\(written)' has type \(type) in one enclosing struct and \(candidateType) in '\(structSyntax[candidate].syntax.name)'",
                        at: location)
                 return nil
             }

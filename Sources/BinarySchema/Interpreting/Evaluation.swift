@@ -175,9 +175,7 @@ enum Evaluator {
                 case .jumpIfNonZero where shortCircuitValue == 1:
                     if first { return 1 }
                 default:
-                    return try withUnsafeTemporaryAllocation(of: Int64.self, capacity: stackSize) { stack throws(EvaluationFailure) in
-                        try runStack(operations, stack: stack, in: &context)
-                    }
+                    return try runOnStack(operations, in: &context)
                 }
                 return secondComparison.holds(try context.loadSlot(secondSlot), context.constant(secondConstant)) ? 1 : 0
             }
@@ -199,7 +197,16 @@ enum Evaluator {
                 return 0
             }
         }
-        return try withUnsafeTemporaryAllocation(of: Int64.self, capacity: stackSize) { stack throws(EvaluationFailure) in
+        return try runOnStack(operations, in: &context)
+    }
+
+    /// The stack machine with its stack. Never inlined: the stack is 256 bytes, and every struct's
+    /// frame that inlines an evaluation would otherwise hold one for each place it evaluates, a
+    /// few KB a frame, paid on every level of nesting.
+    @inline(never)
+    static func runOnStack<Context: EvaluationContext>(_ operations: UnsafeBufferPointer<Program.Operation>,
+                                                      in context: inout Context) throws(EvaluationFailure) -> Int64 {
+        try withUnsafeTemporaryAllocation(of: Int64.self, capacity: stackSize) { stack throws(EvaluationFailure) in
             try runStack(operations, stack: stack, in: &context)
         }
     }

@@ -25,11 +25,13 @@ public struct Interpreter {
         }
         /// The default nesting limit: 256 structs.
         public static let defaultNestingLimit = 256
-        /// The highest nesting limit (1024). Each level takes stack: in a debug build 1.7 KB for a
-        /// struct in a struct and up to 3.9 KB for one in an array in a switch or through a
-        /// dispatch table (measured on every shape by `NestingLimitTests`), so a walk this deep
-        /// fits an 8 MiB stack (a Linux main or dispatch thread) twice over.
-        public static let maximumNestingLimit = 1024
+        /// The highest nesting limit (512). Each level takes stack, most in an optimized build, where
+        /// the interpreter's inlined frames are larger: measured with `ulimit -s`, 5.5 to 6 KB for a
+        /// struct in a struct, in an array in a switch or through a dispatch table, 10.4 KB for one in
+        /// a `@size` field (debug builds: 1.7 to 3.9 KB). A walk at the maximum takes at most about
+        /// 5.3 MB, within the 8 MiB stack of a Linux process's main thread and of dispatch's threads;
+        /// the default, 256, about 2.7 MB. A caller walking on a smaller stack lowers the limit.
+        public static let maximumNestingLimit = 512
         /// Most DNS compression pointers followed for one name, default 64; at least 0.
         public var pointerLimit: Int = 64 { didSet { pointerLimit = max(0, pointerLimit) } }
         /// Most `@at` reads (fields read at an offset) one walk makes, default 65536; at least 0.
@@ -223,6 +225,8 @@ public struct Interpreter {
 
     // MARK: - Structs and fields
 
+    // Not inlined into the values that read structs: its loop inlines the plain integer reads.
+    @inline(never)
     private mutating func parseStruct(_ structID: Int32, fieldID: Int32, parent: Int32,
                                       arrayIndex: Int32, arguments: Int32 = -1) throws(Stop) -> Int32 {
         let structure = plan.structs[structID]
@@ -266,8 +270,8 @@ public struct Interpreter {
     }
 
     /// Starts struct `structID`: checks the budgets, appends its node, slots and frame, and makes it
-    /// the current struct. Out of line: structs recurse, and this keeps their frames small.
-    @inline(never)
+    /// the current struct. A function of its own: structs recurse, and an unoptimized build gives
+    /// every local of a function its own stack slot.
     private mutating func openStruct(_ structID: Int32, fieldID: Int32, parent: Int32, arrayIndex: Int32,
                                      arguments: Int32) throws(Stop) -> (node: Int32, frame: Int32) {
         let structure = plan.structs[structID]
@@ -383,7 +387,7 @@ public struct Interpreter {
         }
         // A struct, array or string owns its whole size: bytes its contents leave unread stay inside
         // it, unclaimed. A bytes value is its span, so the bytes after it stay unclaimed in its parent.
-        if state.nodes[Int(node)].kind != .bytes { state.nodes[Int(node)].bitEnd = reader.bitPosition }
+        if case .bytes = state.nodes[Int(node)].kind {} else { state.nodes[Int(node)].bitEnd = reader.bitPosition }
         return node
     }
 
@@ -485,6 +489,13 @@ public struct Interpreter {
             let (value, bitField) = try readInteger(type, fieldID: fieldID, kind: .integer, parent: parent,
                                                     arrayIndex: arrayIndex)
             return appendLeaf(fieldID, .integer, parent, arrayIndex, start, value, bitField: bitField)
+        case .enumeration:
+            let start = reader.bitPosition
+            let kind = NodeKind.enumeration(enumID: type.target)
+            let (value, bitField) = try readInteger(type, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
+            return appendLeaf(fieldID, kind, parent, arrayIndex, start, value, bitField: bitField)
+        case .bytes, .address:
+            return try parseBytes(type, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .structure where type.argumentCount == 0:
             return try parseStruct(type.target, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .structure:
@@ -503,7 +514,6 @@ public struct Interpreter {
     }
 
     /// Every value but an integer, a struct without arguments, an array, a switch and a dispatch.
-    @inline(never)
     private mutating func parseLeaf(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
                                     arrayIndex: Int32) throws(Stop) -> Int32 {
         let start = reader.bitPosition
@@ -512,10 +522,6 @@ public struct Interpreter {
             let (value, bitField) = try readInteger(type, fieldID: fieldID, kind: .integer, parent: parent,
                                                     arrayIndex: arrayIndex)
             return appendLeaf(fieldID, .integer, parent, arrayIndex, start, value, bitField: bitField)
-        case .enumeration:
-            let kind = NodeKind.enumeration(enumID: type.target)
-            let (value, bitField) = try readInteger(type, fieldID: fieldID, kind: kind, parent: parent, arrayIndex: arrayIndex)
-            return appendLeaf(fieldID, kind, parent, arrayIndex, start, value, bitField: bitField)
         case .float:
             let bits = Int(type.bits)
             let endianness: Endianness = isLittleEndian(type) ? .little : .big
@@ -540,22 +546,6 @@ public struct Interpreter {
                 zigzag ? FieldValue.signed(try reader.readZigZag()) : FieldValue.unsigned(try reader.readVarint())
             }
             return appendLeaf(fieldID, .integer, parent, arrayIndex, start, value)
-        case .bytes, .address:
-            let length: Int64
-            switch type.extentKind {
-            case .expression:
-                length = try evaluate(type.extent, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
-            case .none:
-                length = Int64(type.target)
-            case .rest, .until, .terminator:
-                length = Int64(reader.remainingBytes)
-            }
-            _ = try checkedExtent(length, fieldID: fieldID, type: typeIndex, kind: .bytes, parent: parent,
-                                  arrayIndex: arrayIndex)
-            _ = try read(fieldID, .bytes, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
-                try reader.readBytes(Int(length))
-            }
-            return appendLeaf(fieldID, .bytes, parent, arrayIndex, start, .bytes, display: type.display)
         case .string:
             return try parseText(type, typeIndex: typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .parameter:
@@ -569,12 +559,33 @@ public struct Interpreter {
             return appendLeaf(fieldID, kind, parent, arrayIndex, start, type.isBoolean ? .boolean(value != 0) : .signed(value))
         case .dnsName:
             return try parseDNSName(fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
-        case .array, .switchOn, .dispatch, .structure:
+        case .array, .switchOn, .dispatch, .structure, .enumeration, .bytes, .address:
             return try parseValue(typeIndex, fieldID: fieldID, parent: parent, arrayIndex: arrayIndex)
         case .computed:
             let value = try evaluate(type.extent, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
             return appendLeaf(fieldID, type.computedKind, parent, arrayIndex, start, type.computedValue(value))
         }
+    }
+
+    /// `bytes[n]`, `bytes[..]` and addresses: the commonest leaves after integers.
+    private mutating func parseBytes(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
+                                     arrayIndex: Int32) throws(Stop) -> Int32 {
+        let start = reader.bitPosition
+        let length: Int64
+        switch type.extentKind {
+        case .expression:
+            length = try evaluate(type.extent, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
+        case .none:
+            length = Int64(type.target)
+        case .rest, .until, .terminator:
+            length = Int64(reader.remainingBytes)
+        }
+        _ = try checkedExtent(length, fieldID: fieldID, type: typeIndex, kind: .bytes, parent: parent,
+                              arrayIndex: arrayIndex)
+        _ = try read(fieldID, .bytes, parent, arrayIndex) { (reader: inout ByteReader) throws(ByteReadError) in
+            try reader.readBytes(Int(length))
+        }
+        return appendLeaf(fieldID, .bytes, parent, arrayIndex, start, .bytes, display: type.display)
     }
 
     /// A struct with parameters: its arguments, computed in the frame of the struct using it
@@ -846,7 +857,8 @@ public struct Interpreter {
     }
 
     /// An array's elements. Nested structs recurse through here, so what is not the loop itself is
-    /// out of line and keeps this frame small (a debug build gives each local its own stack slot).
+    /// in functions of their own, which keeps this frame small in a debug build (which gives each
+    /// local its own stack slot).
     private mutating func parseArray(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
                                      arrayIndex: Int32) throws(Stop) -> Int32 {
         let count = type.extentKind == .expression
@@ -878,7 +890,6 @@ public struct Interpreter {
     }
 
     /// `T[count]`: the count, checked against the bits left (every element takes at least one).
-    @inline(never)
     private mutating func elementCount(_ type: ExecutionPlan.TypeEntry, typeIndex: Int32, fieldID: Int32, parent: Int32,
                                        arrayIndex: Int32) throws(Stop) -> Int64 {
         let count = try evaluate(type.extent, fieldID: fieldID, type: typeIndex, parent: parent, arrayIndex: arrayIndex)
@@ -899,7 +910,7 @@ public struct Interpreter {
 
     /// The array's node, in its field's slot at once when the field is an array (so its elements
     /// see the ones before them), with no elements read yet.
-    @inline(never)
+    @inline(__always)
     private mutating func openArray(fieldID: Int32, parent: Int32, arrayIndex: Int32) -> Int32 {
         let node = appendNode(fieldID: fieldID, kind: .array, parent: parent, arrayIndex: arrayIndex, bitStart: reader.bitPosition)
         state.nodes[Int(node)].value = .unsigned(0)
@@ -911,7 +922,7 @@ public struct Interpreter {
     }
 
     /// Whether another element is to be read: by the count, the scope left, and the field limit.
-    @inline(never)
+    @inline(__always)
     private mutating func arrayContinues(_ type: ExecutionPlan.TypeEntry, node: Int32, index: Int64,
                                          count: Int64) throws(Stop) -> Bool {
         switch type.extentKind {
@@ -933,7 +944,7 @@ public struct Interpreter {
 
     /// After element `index - 1`: the count read so far (for the next element to see), an element
     /// that took no bytes, and an `until` that holds.
-    @inline(never)
+    @inline(__always)
     private mutating func elementEndsArray(_ type: ExecutionPlan.TypeEntry, array: Int32, element: Int32, index: Int64,
                                            start: Int) throws(Stop) -> Bool {
         state.nodes[Int(array)].value = .unsigned(UInt64(index))
@@ -1333,14 +1344,42 @@ public struct Interpreter {
 }
 
 extension Interpreter: NodeEvaluationContext {
-    var nodeStore: NodeStore { state }
-    var nodePlan: ExecutionPlan { plan }
-    var referenceFrame: Int32 { currentFrame }
+    var nodeStore: NodeStore {
+        @inline(__always) get { state }
+    }
+    var nodePlan: ExecutionPlan {
+        @inline(__always) get { plan }
+    }
+    var referenceFrame: Int32 {
+        @inline(__always) get { currentFrame }
+    }
     var elementNode: Int32 {
-        get { currentElement }
+        @inline(__always) get { currentElement }
         set { currentElement = newValue }
     }
-    var nodeBytes: [UInt8] { reader.bytes }
+    var nodeBytes: [UInt8] {
+        @inline(__always) get { reader.bytes }
+    }
+
+    // The walk's own references: the store and plan used in place, without a getter's retain, on
+    // every expression that reaches past its struct's slots.
+    mutating func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
+        let node = try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement)
+        return try state.integerValue(of: node, plan.referenceTexts[Int(reference)])
+    }
+
+    mutating func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
+        state.length(of: try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement))
+    }
+
+    mutating func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool {
+        try state.isPresent(reference, plan: plan, frame: currentFrame, element: currentElement)
+    }
+
+    mutating func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool {
+        let node = try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement)
+        return state.bytes(of: node, in: reader.bytes, equal: plan.literal(literal))
+    }
 
     @inline(__always)
     func slotValue(_ slot: Int32) -> Int64? {

@@ -26,11 +26,13 @@ package enum FuzzDictionary {
             var programs = field.constraints
             if let condition = field.condition { programs.append(condition) }
             if let size = field.size { programs.append(size) }
-            for program in programs {
+            // An aggregate's body is a program of its own: `count(options, it.kind == 30)`.
+            while let program = programs.popLast() {
                 for case .constant(let value) in program.operations where value > 1 {
                     for width in widths(of: value) { entries.insert(encode(value, bytes: width, endianness: .big)) }
                 }
                 entries.formUnion(program.literals)
+                programs.append(contentsOf: program.bodies)
             }
             entries.formUnion(terminators(of: field.type))
         }
@@ -67,6 +69,8 @@ package enum FuzzDictionary {
         "@checksum(", "internet", "crc32", "crc32c", "crc16_ccitt", "crc16_xmodem", "crc16_kermit", "adler32", "self",
         "ip_pseudo(", "on_request", "when(", "src", "dst", "{?", "{? {", "@label(\"",
         "hidden let ", "@requires(", "@name(\"", "@name(\"\")", "[*]", "{len(", "import \"ip\"",
+        "index()", "count(", "any(", "all(", "first(", "sum(", ", it.", "parent.items[index() - 1]", "[i]", "[0][0]",
+        "@pad(0x20)", "@pad(0)", "let k: E = ", "enum E: u8 { a = 1 } ", "[until sum(",
     ]
 
     /// The terminators of a type's strings, in arrays and switch cases too.

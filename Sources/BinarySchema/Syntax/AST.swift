@@ -178,9 +178,19 @@ enum BinaryOperator: String, CaseIterable, Sendable {
     /// `==` … `>=`: a bool out.
     var isComparison: Bool { precedence == 2 }
     /// `&`, `|`, `^`, `<<`, `>>`: where C's precedence differs from Swift's against arithmetic.
-    var isBitwise: Bool { [.bitwiseAnd, .bitwiseOr, .bitwiseXor, .shiftLeft, .shiftRight].contains(self) }
+    var isBitwise: Bool {
+        switch self {
+        case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .shiftLeft, .shiftRight: return true
+        default: return false
+        }
+    }
     /// `+`, `-`, `*`, `/`, `%`.
-    var isArithmetic: Bool { [.add, .subtract, .multiply, .divide, .remainder].contains(self) }
+    var isArithmetic: Bool {
+        switch self {
+        case .add, .subtract, .multiply, .divide, .remainder: return true
+        default: return false
+        }
+    }
 }
 
 /// A prefix operator.

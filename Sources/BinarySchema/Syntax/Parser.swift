@@ -15,14 +15,23 @@ struct Parser {
     private static let depthLimit = 128
     /// Warnings: expressions that C would read otherwise.
     private(set) var warnings: [Diagnostic] = []
-    /// The locations of binary expressions written in parentheses.
-    private var parenthesized: Set<SchemaLocation> = []
+    /// Binary expressions written in parentheses, by their operator's line and column.
+    private var parenthesized: Set<Int> = []
+    /// The binary operator each token is, or nil.
+    private let binaryOperators: [BinaryOperator?]
+
+    private static func key(_ location: SchemaLocation) -> Int { location.line << 20 | location.column }
 
     init(source: SourceFile) {
         self.source = source
         var lexer = Lexer(source: source)
         self.tokens = lexer.tokenize()
         self.diagnostics = lexer.diagnostics
+        // Each token's binary operator, found once: every operand asks at each precedence level.
+        self.binaryOperators = tokens.map { token in
+            if case .symbol(let symbol) = token.kind { return BinaryOperator(rawValue: symbol) }
+            return nil
+        }
     }
 
     mutating func parseFile() -> FileSyntax {
@@ -415,7 +424,7 @@ struct Parser {
     private mutating func parseBinary(level: Int) throws(Failure) -> ExpressionSyntax {
         guard level < Self.levels else { return try parseUnary() }
         var left = try parseBinary(level: level + 1)
-        while case .symbol(let symbol) = current.kind, let op = BinaryOperator(rawValue: symbol), op.precedence == level {
+        while let op = binaryOperators[min(position, binaryOperators.count - 1)], op.precedence == level {
             let operatorToken = current
             advance()
             let right = try parseBinary(level: level + 1)
@@ -432,8 +441,9 @@ struct Parser {
     private mutating func warnIfReadDifferentlyInC(_ expression: ExpressionSyntax) {
         guard case .binary(let op, let left, let right, let location) = expression else { return }
         for operand in [left, right] {
-            guard case .binary(let inner, _, _, let innerLocation) = operand, !parenthesized.contains(innerLocation),
-                  (op.isBitwise && inner.isArithmetic) || (op.isArithmetic && inner.isBitwise) else { continue }
+            guard case .binary(let inner, _, _, let innerLocation) = operand,
+                  (op.isBitwise && inner.isArithmetic) || (op.isArithmetic && inner.isBitwise),
+                  !parenthesized.contains(Self.key(innerLocation)) else { continue }
             let tight = op.precedence > inner.precedence ? op : inner
             warnings.append(Diagnostic(
                 kind: .precedence,
@@ -500,7 +510,9 @@ struct Parser {
             advance()
             let inner = try parseExpression()
             try expectSymbol(")")
-            if case .binary(_, _, _, let location) = inner { parenthesized.insert(location) }
+            if case .binary(let op, _, _, let location) = inner, op.isBitwise || op.isArithmetic {
+                parenthesized.insert(Self.key(location))
+            }
             return inner
         default:
             throw fail("expected an expression, found \(token.describedForError)")
