@@ -184,6 +184,20 @@ import Testing
         ])
     }
 
+    @Test func aSizedBytesValueIsOnlyTheBytesItReads() throws {
+        // Found porting ext2: `bytes[2] @size(4)` gave a 4-byte value.
+        let schema = """
+            struct Main { k: u8  a: switch k { 1 => bytes[2]  _ => u8 } @size(4)  b: bytes[2] @size(4)  s: string[2] @size(4)  c: u8 }
+            """
+        let result = try dissect(schema, [1, 0xAA, 0xBB, 0xCC, 0xDD, 0x11, 0x22, 0x33, 0x44, 0x61, 0x62, 0, 0, 5])
+        #expect(result.error == nil)
+        #expect(try result.at("Main.a").byteLength == 2)
+        #expect(try result.at("Main.b").byteLength == 2)
+        #expect(try result.display("Main.s") == "\"ab\"")
+        #expect(try result.at("Main.s").byteLength == 4, "a string owns its whole size")
+        #expect(try result.int("Main.c") == 5)
+    }
+
     @Test func messagesNameWhatWasWritten() {
         let found = diagnostics("""
             struct Attr { k: u8  let x = parent.parent.parent.items[k] }
