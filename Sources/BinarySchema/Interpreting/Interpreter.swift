@@ -300,16 +300,21 @@ public struct Interpreter {
                                               plan: plan, schedule: checksums, bytes: reader.bytes)
         }
         guard field.constraintCount > 0 else { return }
-        var constraint = field.constraintStart
-        while constraint < field.constraintStart + field.constraintCount {
+        try checkConstraints(field.constraintStart, count: field.constraintCount, of: node)
+        if frameIndex == unclaimedHeuristicFrame, row == plan.structs[structID].lastConstrainedField {
+            unclaimedHeuristicFrame = -1
+        }
+    }
+
+    /// Constraints `plan.constraints[start..<start + count]` about `node`: the first that fails stops the walk there.
+    private mutating func checkConstraints(_ start: Int32, count: Int32, of node: Int32) throws(Stop) {
+        var constraint = start
+        while constraint < start + count {
             let program = plan.constraints[constraint]
             if try evaluate(program, for: node) == 0 {
                 throw failure(at: node, .constraintViolated(expression: plan.programTexts[Int(program)]))
             }
             constraint += 1
-        }
-        if frameIndex == unclaimedHeuristicFrame, row == plan.structs[structID].lastConstrainedField {
-            unclaimedHeuristicFrame = -1
         }
     }
 
@@ -321,14 +326,7 @@ public struct Interpreter {
         guard let frame = state.frame(currentFrame) else { return }
         let structure = plan.structs[frame.structID]
         let entry = plan.requirements[frame.structID]
-        var requirement = entry.start
-        while requirement < entry.start + entry.count {
-            let program = plan.constraints[requirement]
-            if try evaluate(program, for: node) == 0 {
-                throw failure(at: node, .constraintViolated(expression: plan.programTexts[Int(program)]))
-            }
-            requirement += 1
-        }
+        try checkConstraints(entry.start, count: entry.count, of: node)
         if currentFrame == unclaimedHeuristicFrame, structure.lastConstrainedField < 0 { unclaimedHeuristicFrame = -1 }
     }
 
