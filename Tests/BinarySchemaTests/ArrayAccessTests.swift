@@ -180,7 +180,7 @@ import Testing
         #expect(try result.at("Main.is_b").value == .boolean(true))
         let mixed = diagnostics("struct A { x: u8 } struct Main { f: u8  v: switch f { 0 => u8  _ => A }  let y = v + 1 }")
         #expect(mixed.map(\.message) == [
-            "'v' is switch (varying type), not a number; a switch is a number only when its cases are all integers (or all one enum); name a field of the struct it read (v.x)",
+            "'v' is switch (varying type), not a number; a switch is a number only when its cases are all integers (or all one enum); name a field of the struct it read (v.<field>)",
         ])
     }
 

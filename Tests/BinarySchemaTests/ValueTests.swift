@@ -166,7 +166,7 @@ import Testing
             }
             """)
         #expect(found.map { "\($0.location.line):\($0.location.column) \($0.kind) \($0.message)" } == [
-            "4:11 typeMismatch 'x' is struct Inner, not a number; name one of its fields (x.x)",
+            "4:11 typeMismatch 'x' is struct Inner, not a number; name one of its fields (x.<field>)",
             "5:15 useBeforeDefinition field 'later' is used before its definition in 'Main'",
             "7:17 invalidValue '@flag' does not apply to a computed value (known: @hex, @dec, @bin, @display, @name)",
             "8:22 invalidValue '@hex' does nothing on a bool",

@@ -82,9 +82,8 @@ for index, (rowid, type_, name, tbl_name, rootpage, sql) in enumerate(schema):
         row_cell = f"{btree}.cell_pointers[{position}].cell"
         rows.add(row_cell + ".rowid.value", record[0])
         for number, (column, value) in enumerate(zip(columns, record[1:])):
-            if column in pk:
-                continue               # an INTEGER PRIMARY KEY is the rowid; the record holds NULL
-            add_value(f"{row_cell}.payload.value_{number}", value)
+            # An INTEGER PRIMARY KEY is the rowid; the record holds NULL in its place.
+            add_value(f"{row_cell}.payload.values[{number}]", None if column in pk else value)
 
 out = rows.write("sqlite3", "SQLite3", "sample.sqlite3")
 print(f"{out}: {len(rows)} values")

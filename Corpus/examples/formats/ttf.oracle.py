@@ -49,24 +49,27 @@ for i, name in enumerate(order[:hhea.numberOfHMetrics]):
     row(f"hmtx.h_metrics[{i}].advance_width", hmtx[name][0])
 
 # loca: fontTools gives the byte offsets (the short format stores them halved); each glyph with
-# outlines is read at its offset. A simple glyph's first flag and its coordinate bytes: fontTools
-# unpacks the flags (one per point) and the stored coordinates (decompileCoordinatesRaw); the
-# bytes are those values written as the specification says (short: one byte, the magnitude;
-# "same": none; else an int16).
+# outlines is read at its offset. A simple glyph's first flag, every point's absolute coordinates
+# (glyph.coordinates, which fontTools sums from the stored deltas) and, for its first points, the
+# stored values: fontTools unpacks the flags (one per point) and the stored coordinates
+# (decompileCoordinatesRaw: a short vector's magnitude, an int16, nothing for "same").
 loca = font["loca"]
 glyf = font["glyf"]
 glyf_data = reader["glyf"]
 from fontTools.ttLib.tables._g_l_y_f import Glyph, flagXShort, flagXsame, flagYShort, flagYsame
 
-def coordinate_bytes(flags, values, short, same):
-    out, k = b"", 0
-    for flag in flags:
-        if flag & short:
-            out += bytes([values[k]]); k += 1
-        elif not flag & same:
-            out += values[k].to_bytes(2, "big", signed=True); k += 1
+def stored_values(path, axis, flags, values, short, same, points):
+    """The fields a point's stored coordinate fills: `short_vector` (one byte) or `long_vector`
+    (an int16); a "same" point has neither."""
+    k = 0
+    for point, flag in enumerate(flags):
+        field = "short_vector" if flag & short else None if flag & same else "long_vector"
+        if field is None:
+            continue
+        if point < points:
+            row(f"{path}.{axis}_coordinates[{point}].{field}", values[k])
+        k += 1
     assert k == len(values)
-    return out.hex()
 
 for i in range(len(loca)):
     row(f"loca.offsets[{i}].glyph_offset", loca[i])
@@ -86,8 +89,11 @@ for i, name in enumerate(order):
                           (0x08, "repeat_flag"), (0x10, "x_is_same_or_positive_x_short_vector"),
                           (0x20, "y_is_same_or_positive_y_short_vector")]:
             row(f"{path}.flags[0].{name}", int(bool(flags[0] & bit)))
-        row(f"{path}.x_coordinates", coordinate_bytes(flags, xs, flagXShort, flagXsame))
-        row(f"{path}.y_coordinates", coordinate_bytes(flags, ys, flagYShort, flagYsame))
+        stored_values(path, "x", flags, xs, flagXShort, flagXsame, 4)
+        stored_values(path, "y", flags, ys, flagYShort, flagYsame, 4)
+        for point, (x, y) in enumerate(glyph.coordinates):
+            row(f"{path}.x_coordinates[{point}].x", x)
+            row(f"{path}.y_coordinates[{point}].y", y)
 
 # cmap: each subtable's header, and the format 4 segments. fontTools keeps only the mapping;
 # for codes that are not consecutive (checked) its writer makes one segment per code with

@@ -95,8 +95,8 @@ extension Checker {
             let (reference, type) = (resolved.reference, resolved.type)
             guard type.isScalar else {
                 let advice = type == .varying
-                    ? "a switch is a number only when its cases are all integers (or all one enum); name a field of the struct it read (\(reference.text).x)"
-                    : type.hasLength ? "use len(\(reference.text)) for its length" : "name one of its fields (\(reference.text).x)"
+                    ? "a switch is a number only when its cases are all integers (or all one enum); name a field of the struct it read (\(reference.text).<field>)"
+                    : type.hasLength ? "use len(\(reference.text)) for its length" : "name one of its fields (\(reference.text).<field>)"
                 report(.typeMismatch, "'\(reference.text)' is \(type), not a number; \(advice)", at: syntax.location)
                 return .invalid
             }
