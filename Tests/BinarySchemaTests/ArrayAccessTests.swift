@@ -164,6 +164,18 @@ import Testing
         }
     }
 
+    struct Sized: Codable {
+        var size: UInt64
+        var tag: String
+    }
+
+    @Test func paddingPastTheOutputLimitIsAnErrorNotAnAllocation() throws {
+        let schema = try SchemaLoader.load(text: "struct Sized { size: u64  tag: string[size] @pad(0) }")
+        #expect(throws: EncodingError.self) {
+            _ = try SchemaEncoder(schema: schema, root: "Sized").encode(Sized(size: 1 << 62, tag: "ab"))
+        }
+    }
+
     @Test func aSwitchOfIntegersIsANumber() throws {
         let schema = """
             enum Kind: u8 { a = 1, b = 2 }

@@ -395,6 +395,9 @@ package struct LayoutWriter {
                 if data.last == pad {
                     throw failure(fieldID, parent, "the text ends with its pad byte \(pad), which reading it back would strip")
                 }
+                guard expected <= Int64(Self.maximumOutputBytes - (writer.bitCount >> 3)) else {
+                    throw failure(fieldID, parent, "its length of \(expected) bytes exceeds the \(Self.maximumOutputBytes)-byte limit on encoded output")
+                }
                 writer.writeBytes(data)
                 let contentEnd = writer.bitCount >> 3
                 writer.writeBytes([UInt8](repeating: pad, count: Int(expected) - data.count))
