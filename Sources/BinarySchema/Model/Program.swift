@@ -152,9 +152,4 @@ struct FieldReference: Sendable {
     let firstSlotByStruct: [Int: Int32]
     /// The reference as written, for error messages.
     let text: String
-
-    /// Whether a step takes a computed index, popped by the operation that uses the reference.
-    var hasComputedIndex: Bool {
-        slots.contains { if case .computedElement = $0 { return true } else { return false } }
-    }
 }
