@@ -104,7 +104,7 @@ extension Checker {
                 _ = compile(byteIndex, scope: scope, into: &builder, expected: .integer)
                 builder.emit(.byteAt(builder.add(reference)))
             } else if case .enclosing(levelsUp: 0) = reference.base, reference.slots.count == 1,
-                      case .slot(let slot) = reference.slots[0] {
+                      case .slot(let slot) = reference.slots[0], !resolved.startsAtLazyField {
                 builder.emit(.loadSlot(slot))
             } else {
                 emitReference(resolved, scope: scope, into: &builder, plain: Program.Operation.load, indexed: Program.Operation.loadAt)
@@ -165,7 +165,8 @@ extension Checker {
                     return .invalid
                 }
                 let reference = resolved.reference
-                if case .enclosing(levelsUp: 0) = reference.base, reference.slots.count == 1, case .slot(let slot) = reference.slots[0] {
+                if case .enclosing(levelsUp: 0) = reference.base, reference.slots.count == 1, case .slot(let slot) = reference.slots[0],
+                   !resolved.startsAtLazyField {
                     builder.emit(.presentSlot(slot))
                 } else {
                     emitReference(resolved, scope: scope, into: &builder, plain: Program.Operation.present,
@@ -466,6 +467,9 @@ extension Checker {
         var computedIndex: ExpressionSyntax?
         /// `id[0]`: a byte of the bytes or string field the reference names.
         var byteIndex: ExpressionSyntax?
+        /// Its first step is a `lazy` field of the struct at hand, which the walk reads when this
+        /// reference first needs it: never a slot's fast load, which cannot read it.
+        var startsAtLazyField = false
     }
 
     /// Resolves a field reference (`name`, `a.b`, `parent.x`, `it`, `it.kind`, `options[0].kind`,
@@ -501,12 +505,19 @@ extension Checker {
         var byteIndex: ExpressionSyntax?
         /// For a switch or dispatch value: the structs it can be.
         var candidates: [Int] = []
+        var startsAtLazyField = false
         guard case .name(let firstName, let firstLocation) = components[0] else {
             report(.typeMismatch, "expected a field name", at: components[0].location)
             return nil
         }
         if levelsUp > 0 {
             guard let resolved = resolveInParents(firstName, levelsUp: levelsUp, scope: scope, at: firstLocation) else { return nil }
+            if let lazy = resolved.slots.first(where: { lazySlots[$0.key].contains(Int($0.value)) }) {
+                report(.invalidValue, "'\(firstName)' is a lazy field of '\(structSyntax[lazy.key].syntax.name)', which is still being read: "
+                       + "its lazy fields are read when its own expressions need them or at its end; pass it as an argument (S(\(firstName).x))",
+                       at: firstLocation)
+                return nil
+            }
             type = resolved.type
             firstSlotByStruct = resolved.slots
             slots.append(.slot(-1))
@@ -526,6 +537,7 @@ extension Checker {
         } else if let defined = scope.defined[firstName] {
             type = defined.type
             slots.append(.slot(Int32(defined.slot)))
+            startsAtLazyField = scope.structID >= 0 && lazySlots[scope.structID].contains(defined.slot)
             if type == .varying { candidates = varyingCandidates(structID: scope.structID, slot: defined.slot) }
         } else if scope.allFieldNames.contains(firstName) {
             report(.useBeforeDefinition, "field '\(firstName)' is used before its definition in '\(scope.structName)'",
@@ -637,7 +649,8 @@ extension Checker {
         let textOfField = byteIndex == nil ? text : describe(Self.withoutLastIndex(syntax))
         return ResolvedReference(reference: FieldReference(base: base, slots: slots, firstSlotByStruct: firstSlotByStruct,
                                                            text: textOfField),
-                                 type: type, computedIndex: computedIndex, byteIndex: byteIndex)
+                                 type: type, computedIndex: computedIndex, byteIndex: byteIndex,
+                                 startsAtLazyField: startsAtLazyField)
     }
 
     /// `id` of `id[0]`.

@@ -132,10 +132,21 @@ extension Checker {
             }
         }
         let checksum = checksumAttribute.flatMap { checkChecksum($0, field: syntax, type: type, scope: scope) }
+        if syntax.isLazy {
+            if position == nil {
+                report(.invalidValue, "a lazy field is read at an offset, when something needs it: add @at(offset) to '\(syntax.name)'",
+                       at: syntax.location)
+            }
+            if let checksumAttribute {
+                report(.invalidValue, "a lazy field cannot hold a @checksum: the walk verifies it where it stands, before it is read",
+                       at: checksumAttribute.location)
+            }
+        }
         return Field(id: fields.count, name: syntax.name, structID: scope.structID, slot: slot, type: type,
                      condition: condition, constraints: constraints, size: size, display: display,
                      displayFormat: displayFormat, location: syntax.location, littleEndianCondition: littleEndian,
-                     position: position, alignment: alignment, checksum: checksum, filterNaming: filterNaming)
+                     position: position, alignment: alignment, checksum: checksum, isLazy: syntax.isLazy,
+                     filterNaming: filterNaming)
     }
 
     /// `@encoding("utf-16le")`: the encoding it names, or nil after reporting why there is none.

@@ -10,7 +10,9 @@ extension Checker {
             var list: [(name: String, type: ValueType)] = entry.syntax.parameters.map { parameter in
                 (parameter.name, parameterType(parameter.type, file: entry.file)?.valueType ?? .invalid)
             }
+            var lazy: Set<Int> = []
             for field in entry.syntax.fields {
+                if field.isLazy { lazy.insert(list.count) }
                 if let value = field.value {
                     if case .named(let typeName, _) = field.type, typeName != "let",
                        case .enumeration(let enumID)? = lookup(typeName, file: entry.file)?.declaration {
@@ -26,6 +28,7 @@ extension Checker {
                 for child in containedStructs(field.type, file: entry.file) { parentsOf[child].insert(id) }
             }
             shallowFields.append(list)
+            lazySlots.append(lazy)
         }
     }
 

@@ -34,6 +34,8 @@ struct Checker {
     var enums: [EnumType] = []
     /// Phase A: each struct's fields with the types expressions see, before anything is compiled.
     var shallowFields: [[(name: String, type: ValueType)]] = []
+    /// Per struct, the slots of its `lazy` fields.
+    var lazySlots: [Set<Int>] = []
     /// Structs that contain each struct through some field, for `parent.x`.
     var parentsOf: [Set<Int>] = []
     var fields: [Field] = []

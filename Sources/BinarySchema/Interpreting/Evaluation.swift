@@ -15,6 +15,8 @@ enum EvaluationFailure: Error, Sendable {
     case aggregateLimit(Int)
     /// `index()` outside an element, `first` with no match, `min`/`max` of nothing.
     case noValue(String, reason: String)
+    /// The walk stopped while the expression read a `lazy` field; its error is already recorded.
+    case stopped
 
     func kind(expression: String) -> DissectionError.Kind {
         switch self {
@@ -28,6 +30,7 @@ enum EvaluationFailure: Error, Sendable {
             return .indexOutOfRange(reference: reference, index: index, count: count, isBeingRead: isBeingRead)
         case .aggregateLimit(let limit): return .aggregateLimit(limit)
         case .noValue(let text, let reason): return .noValue(expression: text, reason: reason)
+        case .stopped: return .absentField(expression)
         }
     }
 }

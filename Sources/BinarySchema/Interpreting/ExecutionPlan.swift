@@ -13,6 +13,8 @@ final class ExecutionPlan: @unchecked Sendable {
         /// Index among the struct's fields of the last one with a constraint, or -1: a heuristic
         /// attempt at this struct claims its payload once that field's constraints hold.
         var lastConstrainedField: Int32
+        /// Whether it has `lazy` fields, which the walk reads at its end unless already read.
+        var hasLazyFields = false
     }
 
     /// The `position` of the row that checks a struct's `@requires`: the field loop sends it, as
@@ -54,6 +56,9 @@ final class ExecutionPlan: @unchecked Sendable {
         /// An array: its slot holds its node from the start, so that an element can read the
         /// elements before it (`parent.pool[index() - 1]`).
         var opensArray = false
+        /// `lazy`: skipped where it stands (its condition is in ``lazyConditions``, not
+        /// ``condition``), read when an expression first needs it or at its struct's end.
+        var isLazy = false
     }
 
     enum TypeKind: UInt8 {
@@ -182,6 +187,15 @@ final class ExecutionPlan: @unchecked Sendable {
 
     /// A lowered ``FieldReference/Step``: kind 0 a slot (`value`), 1 a slot by struct (`parentSlots[value..<value + count]`),
     /// 2 element `value`, 3 the last element, 4 the element at the index the operation popped.
+    /// The slot a reference's first step names in the struct at hand (`x` or `x.y`, neither
+    /// `parent.x` nor `it`), or nil.
+    func firstSlotOfOwnField(_ reference: Int32) -> Int32? {
+        let entry = references[reference]
+        guard !entry.isElement, entry.levelsUp == 0, entry.slotCount > 0 else { return nil }
+        let step = referenceSlots[entry.slotStart]
+        return step.kind == 0 ? step.value : nil
+    }
+
     struct ReferenceStep {
         var kind: UInt8
         var value: Int32
@@ -232,6 +246,8 @@ final class ExecutionPlan: @unchecked Sendable {
     let displayArguments: Table<Int32>
     /// The `@checksum` fields, verified after a walk.
     let checksums: ChecksumPlan
+    /// The `if` condition of each `lazy` field that has one, by field ID: evaluated when it is read.
+    let lazyConditions: [Int32: Int32]
     /// Cold data for messages.
     let programTexts: [String]
     let referenceTexts: [String]
@@ -241,6 +257,7 @@ final class ExecutionPlan: @unchecked Sendable {
         var structs: [StructEntry] = []
         var requirementEntries: [RequirementEntry] = []
         var argumentsByField: [Int: [Int32]] = [:]
+        var lazyConditions: [Int32: Int32] = [:]
         restOfScopeType = builder.type(.bytes(.rest))
         for table in tables { builder.lower(table) }
         for structure in structTypes {
@@ -257,7 +274,8 @@ final class ExecutionPlan: @unchecked Sendable {
             let rowCount = structure.fields.count + (hasRequirements ? 1 : 0)
             structs.append(StructEntry(fieldStart: Int32(builder.fields.count), fieldCount: Int32(rowCount),
                                        isOffsetBase: structure.isOffsetBase,
-                                       lastConstrainedField: lastConstrained))
+                                       lastConstrainedField: lastConstrained,
+                                       hasLazyFields: structure.fields.contains { $0.isLazy }))
             // Reserve the struct's field rows first so they stay contiguous while their types are lowered.
             let start = builder.fields.count
             builder.fields.append(contentsOf: repeatElement(
@@ -283,19 +301,22 @@ final class ExecutionPlan: @unchecked Sendable {
                 let isPlain = field.condition == nil && field.size == nil && field.littleEndianCondition == nil
                     && field.position == nil && field.alignment == 0
                     && (entry.kind == .integer || entry.kind == .enumeration)
+                let condition = builder.program(field.condition)
+                if field.isLazy, condition >= 0 { lazyConditions[Int32(field.id)] = condition }
                 builder.fields[start + row(offset)] = FieldEntry(
                     fieldID: Int32(field.id), slot: Int32(field.slot), type: type,
-                    condition: builder.program(field.condition), size: builder.program(field.size),
+                    condition: field.isLazy ? -1 : condition, size: builder.program(field.size),
                     constraintStart: constraintStart, constraintCount: Int32(constraintPrograms.count),
                     byteOrder: builder.program(field.littleEndianCondition), position: builder.program(field.position),
                     alignment: Int32(field.alignment), isPlainInteger: isPlain,
-                    needsBytes: field.condition.map(Self.isFalseWithoutBytes) ?? false,
+                    needsBytes: !field.isLazy && (field.condition.map(Self.isFalseWithoutBytes) ?? false),
                     endsChecksum: structure.fields.contains { other in
                         other.checksum?.lastSlotVerifiableDuringWalk(ownSlot: other.slot) == field.slot
                     },
-                    opensArray: entry.kind == .array)
+                    opensArray: entry.kind == .array && !field.isLazy, isLazy: field.isLazy)
             }
         }
+        self.lazyConditions = lazyConditions
         checksums = ChecksumPlan(structs: structTypes) { builder.program($0) }
         self.structs = Table(structs)
         requirements = Table(requirementEntries)

@@ -46,6 +46,11 @@ public struct Interpreter {
         /// Which `@checksum` fields are verified after each walk; by default those not marked
         /// `on_request` (of the bundled schemas, the IPv4 header checksum).
         public var checksums: ChecksumSelection = .default
+        /// Whether every `lazy` field is read at the end of its struct, when nothing needed it
+        /// before (default `true`: the views and the `SchemaDecoder` show every field). When
+        /// `false`, a lazy field is read only when an expression of its own struct needs it, and is
+        /// otherwise absent from the dissection: a caller that wants a few fields skips the rest.
+        public var readsLazyFields = true
 
         /// The defaults.
         public init() {}
@@ -266,7 +271,65 @@ public struct Interpreter {
                                frameIndex: frameIndex)
             }
         }
+        if structure.hasLazyFields, options.readsLazyFields {
+            try readLazyFields(of: structure, node: nodeIndex, frameIndex: frameIndex)
+        }
         return nodeIndex
+    }
+
+    /// At a struct's end, its `lazy` fields that no expression needed yet, in order.
+    @inline(never)
+    private mutating func readLazyFields(of structure: ExecutionPlan.StructEntry, node: Int32, frameIndex: Int32) throws(Stop) {
+        for row in structure.fieldStart..<(structure.fieldStart + structure.fieldCount) where plan.fields[row].isLazy {
+            _ = try readLazyField(plan.fields[row], row: row - structure.fieldStart, node: node, frameIndex: frameIndex)
+        }
+    }
+
+    /// Reads `lazy` field `field` of the current struct (frame `frameIndex`, node `node`) unless it
+    /// was read: its condition, then the field at its offset, then its constraints. Whether it is there now.
+    private mutating func readLazyField(_ field: ExecutionPlan.FieldEntry, row: Int32, node: Int32,
+                                        frameIndex: Int32) throws(Stop) -> Bool {
+        guard let frame = state.frame(frameIndex) else { return false }
+        let slotIndex = Int(frame.slotBase) + Int(field.slot)
+        if state.slotNode(at: slotIndex) != nil { return true }
+        if let condition = plan.lazyConditions[field.fieldID],
+           try evaluate(condition, fieldID: field.fieldID, type: field.type, parent: node, arrayIndex: -1) == 0 {
+            return false
+        }
+        guard let read = try parsePlaced(field, parent: node, readingLazy: true) else { return false }
+        state.slots[slotIndex] = read
+        if field.constraintCount > 0 {
+            try checkField(field, node: read, row: row, structID: frame.structID, frameIndex: frameIndex)
+        }
+        return true
+    }
+
+    /// An expression of the current struct needs the field reference `reference` names, which is
+    /// absent: when it starts at a `lazy` field of this struct not read yet, reads it now. Whether
+    /// it read it. Its nodes go after those read so far, which keeps the store in walk order only
+    /// while no array or other node below the struct is still open; then the read is refused.
+    @inline(never)
+    mutating func readLazyField(for reference: Int32) throws(EvaluationFailure) -> Bool {
+        guard let slot = plan.firstSlotOfOwnField(reference), let frame = state.frame(currentFrame) else { return false }
+        let structure = plan.structs[frame.structID]
+        var row = structure.fieldStart
+        while row < structure.fieldStart + structure.fieldCount, !(plan.fields[row].isLazy && plan.fields[row].slot == slot) {
+            row += 1
+        }
+        guard row < structure.fieldStart + structure.fieldCount, state.slotNode(frame, slot) == nil else { return false }
+        var open = Int32(state.nodeCount) - 1
+        while open > frame.node, open >= 0 {
+            guard state.nodes[Int(open)].subtreeEnd == Int32(state.nodeCount) else {
+                throw .noValue(plan.referenceTexts[Int(reference)],
+                               reason: "a lazy field is read when first needed, and here that is inside a part of its struct still being read; name it in an expression before that part")
+            }
+            open = state.nodes[Int(open)].parent
+        }
+        do {
+            return try readLazyField(plan.fields[row], row: row - structure.fieldStart, node: frame.node, frameIndex: currentFrame)
+        } catch {
+            throw .stopped
+        }
     }
 
     /// Starts struct `structID`: checks the budgets, appends its node, slots and frame, and makes it
@@ -346,11 +409,13 @@ public struct Interpreter {
 
     /// A field with `@little_endian`, `@at` or `@align`: rare, so kept off the common path.
     @inline(never)
-    private mutating func parsePlaced(_ field: ExecutionPlan.FieldEntry, parent: Int32) throws(Stop) -> Int32? {
+    private mutating func parsePlaced(_ field: ExecutionPlan.FieldEntry, parent: Int32,
+                                      readingLazy: Bool = false) throws(Stop) -> Int32? {
         if field.position == ExecutionPlan.requirementsRow {
             try checkRequirements(node: parent)
             return nil
         }
+        if field.isLazy, !readingLazy { return nil }
         let savedByteOrder = byteOrderOverride
         defer { byteOrderOverride = savedByteOrder }
         if field.byteOrder >= 0 {
@@ -1186,6 +1251,7 @@ public struct Interpreter {
         do {
             return try Evaluator.run(plan.operations(of: program), in: &self)
         } catch {
+            if case .stopped = error { throw Stop() }
             throw expressionFailure(error, program, fieldID: fieldID, type: type, parent: parent, arrayIndex: arrayIndex)
         }
     }
@@ -1210,6 +1276,7 @@ public struct Interpreter {
         do {
             return try Evaluator.run(plan.operations(of: program), in: &self)
         } catch {
+            if case .stopped = error { throw Stop() }
             throw failure(at: node, error.kind(expression: plan.programTexts[Int(program)]))
         }
     }
@@ -1362,21 +1429,34 @@ extension Interpreter: NodeEvaluationContext {
     // The walk's own references: the store and plan used in place, without a getter's retain, on
     // every expression that reaches past its struct's slots.
     mutating func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
-        let node = try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement)
+        let node = try resolve(reference)
         return try state.integerValue(of: node, plan.referenceTexts[Int(reference)])
     }
 
     mutating func length(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
-        state.length(of: try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement))
+        state.length(of: try resolve(reference))
     }
 
     mutating func isPresent(_ reference: Int32) throws(EvaluationFailure) -> Bool {
-        try state.isPresent(reference, plan: plan, frame: currentFrame, element: currentElement)
+        if try state.isPresent(reference, plan: plan, frame: currentFrame, element: currentElement) { return true }
+        guard try readLazyField(for: reference) else { return false }
+        return try state.isPresent(reference, plan: plan, frame: currentFrame, element: currentElement)
     }
 
     mutating func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool {
-        let node = try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement)
+        let node = try resolve(reference)
         return state.bytes(of: node, in: reader.bytes, equal: plan.literal(literal))
+    }
+
+    /// The node `reference` names, reading the lazy field it starts at if that is what is missing.
+    @inline(__always)
+    private mutating func resolve(_ reference: Int32) throws(EvaluationFailure) -> Int32 {
+        do {
+            return try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement)
+        } catch {
+            guard case .absentField = error, try readLazyField(for: reference) else { throw error }
+            return try state.resolve(reference, plan: plan, frame: currentFrame, element: currentElement)
+        }
     }
 
     @inline(__always)

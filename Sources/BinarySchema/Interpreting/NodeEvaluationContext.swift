@@ -13,12 +13,23 @@ protocol NodeEvaluationContext: EvaluationContext {
     /// While the arguments of an array element's struct are computed (`Entry(index())[n]`), the
     /// element's index, which `index()` gives there; else -1.
     var argumentsElementIndex: Int32 { get }
+    /// Reads the `lazy` field that `reference` starts at, which is absent, if this context can
+    /// (only the walk can); whether it did.
+    mutating func readLazyField(for reference: Int32) throws(EvaluationFailure) -> Bool
 }
 
 extension NodeEvaluationContext {
+    /// A finished dissection or an encoder's layout: what was not read stays absent.
+    mutating func readLazyField(for reference: Int32) throws(EvaluationFailure) -> Bool { false }
+
     @inline(__always)
-    private func node(_ reference: Int32, at index: Int64 = -1) throws(EvaluationFailure) -> Int32 {
-        try nodeStore.resolve(reference, plan: nodePlan, frame: referenceFrame, element: elementNode, computedIndex: index)
+    private mutating func node(_ reference: Int32, at index: Int64 = -1) throws(EvaluationFailure) -> Int32 {
+        do {
+            return try nodeStore.resolve(reference, plan: nodePlan, frame: referenceFrame, element: elementNode, computedIndex: index)
+        } catch {
+            guard case .absentField = error, try readLazyField(for: reference) else { throw error }
+            return try nodeStore.resolve(reference, plan: nodePlan, frame: referenceFrame, element: elementNode, computedIndex: index)
+        }
     }
 
     mutating func load(_ reference: Int32) throws(EvaluationFailure) -> Int64 {
@@ -46,7 +57,11 @@ extension NodeEvaluationContext {
     }
 
     mutating func isPresent(_ reference: Int32, at index: Int64) throws(EvaluationFailure) -> Bool {
-        try nodeStore.isPresent(reference, plan: nodePlan, frame: referenceFrame, element: elementNode, computedIndex: index)
+        if try nodeStore.isPresent(reference, plan: nodePlan, frame: referenceFrame, element: elementNode, computedIndex: index) {
+            return true
+        }
+        guard try readLazyField(for: reference) else { return false }
+        return try nodeStore.isPresent(reference, plan: nodePlan, frame: referenceFrame, element: elementNode, computedIndex: index)
     }
 
     mutating func matchBytes(_ reference: Int32, at index: Int64, literal: Int32) throws(EvaluationFailure) -> Bool {

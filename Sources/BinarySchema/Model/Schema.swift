@@ -610,14 +610,18 @@ public final class Field: Sendable {
     /// `hidden let`: a working value of the schema's own, which views leave out unless asked
     /// (``isHidden`` fields still take part in expressions and summaries).
     public let isHidden: Bool
+    /// `lazy name: T @at(offset)`: read not where it stands but when an expression of its struct
+    /// first needs it, or at the struct's end (``Interpreter/Options/readsLazyFields``).
+    package let isLazy: Bool
     /// How the field names itself for filters and field output (`tcp.srcport`), from its name or `@name`.
     public let filterNaming: FilterNaming
 
     init(id: Int, name: String, structID: Int, slot: Int, type: FieldType, condition: Program?, constraints: [Program],
          size: Program?, display: DisplayHint, displayFormat: (format: String, arguments: [Program])?,
          location: SchemaLocation, littleEndianCondition: Program? = nil, position: Program? = nil, alignment: Int = 0,
-         checksum: ChecksumSpec? = nil, isHidden: Bool = false, filterNaming: FilterNaming? = nil) {
+         checksum: ChecksumSpec? = nil, isHidden: Bool = false, isLazy: Bool = false, filterNaming: FilterNaming? = nil) {
         self.isHidden = isHidden
+        self.isLazy = isLazy
         self.filterNaming = filterNaming ?? .segment(name)
         self.littleEndianCondition = littleEndianCondition
         self.position = position

@@ -114,6 +114,9 @@ struct FieldSyntax {
     var value: ExpressionSyntax? = nil
     /// `hidden let name = expr`: a working value of the schema's own, left out of every view.
     var isHidden = false
+    /// `lazy name: T @at(offset)`: read only when an expression of its struct first needs it, or at
+    /// the struct's end, not where it stands.
+    var isLazy = false
 }
 
 indirect enum TypeSyntax {

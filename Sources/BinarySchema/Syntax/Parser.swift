@@ -236,8 +236,18 @@ struct Parser {
             isHidden = true
             advance()
         } else if current.isKeyword("hidden"), position + 2 < tokens.count, tokens[position + 1].identifier != nil,
-                  tokens[position + 2].isSymbol(":") {
+                  tokens[position + 2].isSymbol(":") || tokens[position + 1].isKeyword("lazy") {
             throw fail("only a computed value can be hidden ('hidden let name = …'): the bytes a field reads are always shown")
+        }
+        // `lazy name: T @at(offset)`: a field read when something first needs it.
+        var isLazy = false
+        if current.isKeyword("lazy"), position + 1 < tokens.count, tokens[position + 1].isKeyword("let") {
+            throw fail("a computed value is computed where it stands; 'lazy' applies to a field read at an offset ('lazy name: Type @at(offset)')")
+        }
+        if current.isKeyword("lazy"), position + 2 < tokens.count, tokens[position + 1].identifier != nil,
+           tokens[position + 2].isSymbol(":") {
+            isLazy = true
+            advance()
         }
         if current.isKeyword("let"), position + 1 < tokens.count, tokens[position + 1].identifier != nil {
             let letToken = current
@@ -286,8 +296,10 @@ struct Parser {
             throw fail("the expected value comes before the attributes: write '\(name): Type == value @attribute'")
         }
         if current.isSymbol(",") || current.isSymbol(";") { advance() }
-        return FieldSyntax(name: name, location: location(of: nameToken), type: type, expectedValue: expected,
-                           condition: condition, attributes: attributes)
+        var field = FieldSyntax(name: name, location: location(of: nameToken), type: type, expectedValue: expected,
+                                condition: condition, attributes: attributes)
+        field.isLazy = isLazy
+        return field
     }
 
     private mutating func parseAttributes() throws(Failure) -> [AttributeSyntax] {
