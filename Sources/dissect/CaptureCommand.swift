@@ -141,6 +141,14 @@ struct CaptureCommand: ParsableCommand {
     @Option(name: .customShort("F"), parsing: .unconditional, help: ArgumentHelp("Read the BPF filter from this file (as tcpdump -F); no filter may follow.", valueName: "file"))
     var filterFile: String?
 
+    @Option(name: [.customShort("Y"), .customLong("display-filter")], parsing: .unconditional, help: ArgumentHelp(
+        "Show only the packets (and reassembled units) this display filter passes, in Wireshark's language: "
+            + "'tcp.port == 443 and not ip.src == 10.0.0.0/8', 'dns.qry.name contains \"corp\"', 'tcp.flags.syn == 1', "
+            + "'udp.dstport in {53 5353}'. Names are the fields' filter names (dissect schema list --fields). "
+            + "Frames keep their numbers in the file; -c counts packets read.",
+        valueName: "filter"))
+    var displayFilterText: String?
+
     @Flag(name: .customShort("l"), help: "Show each packet as soon as it is read, even from a file (tcpdump: line-buffered output).")
     var lineBuffered = false
 
@@ -207,6 +215,21 @@ struct CaptureCommand: ParsableCommand {
         let views = [view.formatChoice != nil, verbose > 0 || tsharkVerbose, hexFlags + hexASCIIFlags > 0].filter { $0 }.count
         if views > 1 { throw ValidationError("choose one view: -f VIEW, -v or -V (tree), or -x/-X (hex)") }
         if quiet && print { throw ValidationError("--quiet and --print cannot be used together") }
+        if displayFilterText != nil, writeFile != nil {
+            throw ValidationError("-Y with -w is not supported yet: -w writes every packet the capture filter passes; "
+                + "filter with a BPF capture filter, or write first and read the file with -Y")
+        }
+    }
+
+    /// `-Y`'s filter, compiled against `schema`; a filter that does not compile is a usage error.
+    private func displayFilter(for schema: Schema) throws -> DisplayFilter? {
+        guard let displayFilterText else { return nil }
+        do {
+            return try DisplayFilter(displayFilterText, schema: schema)
+        } catch {
+            let pointer = String(repeating: " ", count: max(0, error.column - 1)) + "^"
+            throw ValidationError("-Y: \(error.message)\n  \(displayFilterText)\n  \(pointer)")
+        }
     }
 
     func run() throws {
@@ -423,6 +446,7 @@ struct CaptureCommand: ParsableCommand {
             let stage = ReassemblyStage(schema: schema, options: reassemblyOptions,
                                         walk: schemas.walkOptions(checksums: try checksums.selection(for: schema)),
                                         view: shownView, renderOptions: renderOptions)
+            stage.displayFilter = try displayFilter(for: schema)
             reassembly = ReassemblyOutput(stage: stage, symbols: symbols)
         }
         let reassembling = reassembly != nil || background != nil
@@ -443,7 +467,8 @@ struct CaptureCommand: ParsableCommand {
             return FrameWorker(schema: schema, root: root, linkType: capture.linkType, view: quiet ? nil : shownView,
                                options: renderOptions, localTime: localTime,
                                symbols: symbols, walk: schemas.walkOptions(checksums: try checksums.selection(for: schema)),
-                               tapper: reassembling ? ReassemblyStage.tapper(for: schema, options: reassemblyOptions) : nil)
+                               tapper: reassembling ? ReassemblyStage.tapper(for: schema, options: reassemblyOptions) : nil,
+                               displayFilter: quiet ? nil : try displayFilter(for: schema))
         }
     }
 
@@ -726,8 +751,8 @@ final class ReassemblyOutput {
     }
 
     /// Takes one frame's segment or fragment, and writes the units it completed.
-    func reassemble(_ tap: TransportTap, frame: Int, frameBytes: ArraySlice<UInt8>) throws(OutputError) {
-        stage.process(tap, frame: frame, frameBytes: frameBytes)
+    func reassemble(_ tap: TransportTap, frame: Int, frameBytes: ArraySlice<UInt8>, frameShown: Bool = true) throws(OutputError) {
+        stage.process(tap, frame: frame, frameBytes: frameBytes, frameShown: frameShown)
         try writeOut()
     }
 
@@ -804,6 +829,8 @@ final class FrameWorker: @unchecked Sendable {
         let tap: TransportTap
         /// The frame's bytes in the share.
         let range: Range<Int>
+        /// Whether the frame was shown (a display filter may leave it out): its units then follow its line.
+        var frameShown = true
     }
 
     private let leadingPadding = CacheLinePadding()
@@ -828,6 +855,10 @@ final class FrameWorker: @unchecked Sendable {
     private var otherRoots: [Int: StructType] = [:]
     private let schema: Schema
     private let renderer: ViewRenderer?
+    /// `-Y`: only the frames it passes are shown.
+    @exclusivity(unchecked) private var displayFilter: DisplayFilter?
+    /// Per frame of the share, whether it was shown.
+    @exclusivity(unchecked) private var shownFrames: [Bool] = []
     private let symbols: SymbolSet
     @exclusivity(unchecked) private var sink = TextSink(capacity: 1 << 17)
     /// The output with ASCII symbols, when the locale wants them.
@@ -844,8 +875,10 @@ final class FrameWorker: @unchecked Sendable {
 
     /// `tapper` takes each frame's TCP segment or IP fragment for reassembly (nil: none).
     init(schema: Schema, root: StructType, linkType: Int = -1, view: View?, options: RenderOptions, localTime: Bool = false,
-         symbols: SymbolSet = .unicode, walk: Interpreter.Options = Interpreter.Options(), tapper: TransportTapper? = nil) {
+         symbols: SymbolSet = .unicode, walk: Interpreter.Options = Interpreter.Options(), tapper: TransportTapper? = nil,
+         displayFilter: DisplayFilter? = nil) {
         self.tapper = tapper
+        self.displayFilter = displayFilter
         self.schema = schema
         rootLinkType = linkType
         localOffsets = localTime ? LocalOffsets() : nil
@@ -859,6 +892,7 @@ final class FrameWorker: @unchecked Sendable {
     func show(_ packets: PacketShare) {
         var previousTime = packets.previousTime
         outputEnds.removeAll(keepingCapacity: true)
+        shownFrames.removeAll(keepingCapacity: true)
         packets.bytes.withUnsafeBufferPointer { shareBytes in
             for (position, packet) in packets.records.enumerated() {
                 let number = packet.number
@@ -877,7 +911,8 @@ final class FrameWorker: @unchecked Sendable {
                 let outcome = interpreter.withDissection(of: packetBytes, root: root,
                                                          originalLength: packet.originalLength) { dissection in
                     tapper?.note(dissection, tag: position, into: &notedLayers)
-                    if let renderer {
+                    let shown = displayFilter?.matches(dissection, frameNumber: number, originalLength: packet.originalLength) ?? true
+                    if let renderer, shown {
                         var time = CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds)
                         var frame = FrameInfo(number: number, time: time, originalLength: packet.originalLength)
                         switch renderer.options.timeStyle {
@@ -892,12 +927,13 @@ final class FrameWorker: @unchecked Sendable {
                         renderer.render(dissection, frame: frame, into: &sink)
                     }
                     return (failed: dissection.error != nil, cut: dissection.cutNode >= 0,
-                            badChecksum: dissection.hasBadChecksum)
+                            badChecksum: dissection.hasBadChecksum, shown: shown)
                 }
+                shownFrames.append(outcome.shown)
                 if outcome.failed { framesWithErrors += 1 }
                 if outcome.cut { framesCut += 1 }
                 if outcome.badChecksum { framesWithBadChecksums += 1 }
-                if let view = renderer?.view {
+                if let view = renderer?.view, outcome.shown {
                     sink.newline()
                     // Frames with several lines each are separated by a blank line, as tshark -V does.
                     if !view.isOneLinePerFrame { sink.newline() }
@@ -905,7 +941,7 @@ final class FrameWorker: @unchecked Sendable {
                 if tapper != nil {
                     // A summary's reassembled units go on the lines after the frame's; the other
                     // views' after the blank line that ends it.
-                    let offset = renderer?.view.isOneLinePerFrame == true ? sink.count - 1 : sink.count
+                    let offset = renderer?.view.isOneLinePerFrame == true && outcome.shown ? sink.count - 1 : sink.count
                     outputEnds.append(max(0, offset))
                 }
             }
@@ -917,7 +953,8 @@ final class FrameWorker: @unchecked Sendable {
                 UnsafeBufferPointer(rebasing: shareBytes[packets.records[position].range])
             }) { position, tap in
                 let packet = packets.records[position]
-                taps.append(TapMark(outputOffset: outputEnds[position], frame: packet.number, tap: tap, range: packet.range))
+                taps.append(TapMark(outputOffset: outputEnds[position], frame: packet.number, tap: tap, range: packet.range,
+                                    frameShown: shownFrames[position]))
             }
             notedLayers.removeAll()
         }
@@ -982,7 +1019,8 @@ final class FrameWorker: @unchecked Sendable {
                     let mark = taps[tapIndex]
                     tapIndex += 1
                     guard let stage, let share else { continue }
-                    try stage.reassemble(mark.tap, frame: mark.frame, frameBytes: share.bytes[mark.range])
+                    try stage.reassemble(mark.tap, frame: mark.frame, frameBytes: share.bytes[mark.range],
+                                         frameShown: mark.frameShown)
                 } else {
                     let note = lengthNotes[noteIndex]
                     noteIndex += 1

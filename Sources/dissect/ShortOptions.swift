@@ -3,7 +3,7 @@
 /// `-r/tmp/x.pcap`, `-s0`) and grouped flags (`-nnvX`, `-nr file`, `-tttt`).
 enum ShortOptions {
     /// The capture command's short options that take a value.
-    static let withValue: Set<Character> = ["r", "i", "c", "s", "w", "f", "d", "F", "y", "Q", "B"]
+    static let withValue: Set<Character> = ["r", "i", "c", "s", "w", "f", "d", "F", "y", "Q", "B", "Y"]
     /// Its short flags.
     static let flags: Set<Character> = ["q", "p", "n", "D", "t", "v", "V", "x", "X", "e", "l", "U", "L", "S", "h"]
     /// tcpdump's and tshark's options that dissect does not take, and what to use instead: said
@@ -11,7 +11,6 @@ enum ShortOptions {
     static let pointers: [Character: String] = [
         "A": "-A (tcpdump: packets in ASCII) is not dissect's: -X or -f hex shows each byte in hex and ASCII, labeled",
         "T": "-T (tshark: output format) is not dissect's: -f json, -f tree or -f fields chooses the view",
-        "Y": "-Y (tshark: display filter) is not dissect's: give a BPF capture filter after the options, as tcpdump's",
         "G": "-G (tcpdump: rotate files) is not dissect's: capture with tcpdump -G -w, then read the files with dissect -r",
         "C": "-C (tcpdump: file size) is not dissect's: capture with tcpdump -C -w, then read the files with dissect -r",
         "z": "-z is not dissect's: statistics are tshark's (-q prints dissect's totals)",

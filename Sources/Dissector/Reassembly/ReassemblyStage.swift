@@ -17,6 +17,8 @@ package final class ReassemblyStage {
     @exclusivity(unchecked) package var output = TextSink(capacity: 1 << 12)
     /// Units whose dissection failed.
     package private(set) var unitsWithErrors = 0
+    /// `-Y`: only the units it passes are shown (all are reassembled and counted).
+    @exclusivity(unchecked) package var displayFilter: DisplayFilter?
 
     /// A stage over `schema`, rendering in `view` (nil: dissect and count only, as for `-q`).
     package init(schema: Schema, options: CaptureReassembler.Options, walk: Interpreter.Options,
@@ -33,10 +35,11 @@ package final class ReassemblyStage {
         TransportTapper(schema: schema, segments: options.tcp) { PDUFramings.framing(of: $0, in: schema) != nil }
     }
 
-    /// Takes frame `frame`'s tap; renders into ``output`` the units it completed.
-    package func process(_ tap: TransportTap, frame: Int, frameBytes: ArraySlice<UInt8>) {
+    /// Takes frame `frame`'s tap; renders into ``output`` the units it completed (in the one-line
+    /// views on the lines after the frame's own, or where it would be when `frameShown` is false).
+    package func process(_ tap: TransportTap, frame: Int, frameBytes: ArraySlice<UInt8>, frameShown: Bool = true) {
         reassembler.process(tap, frame: frame, frameBytes: frameBytes, into: &units)
-        showUnits(endingFrameLine: true)
+        showUnits(endingFrameLine: frameShown)
     }
 
     /// The capture ended: renders what the streams still held (incomplete units among them).
@@ -58,7 +61,7 @@ package final class ReassemblyStage {
             let received = unit.origin.missing.first.map { Array(unit.bytes.prefix($0.lowerBound)) } ?? unit.bytes
             let failed = interpreter.withDissection(of: received, root: root,
                                                     originalLength: unit.origin.length) { dissection in
-                if let renderer {
+                if let renderer, displayFilter?.matches(dissection, originalLength: unit.origin.length) ?? true {
                     var frame = FrameInfo(label: "reassembled")
                     frame.reassembly = unit.origin
                     let oneLine = renderer.view.isOneLinePerFrame
