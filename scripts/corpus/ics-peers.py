@@ -1,0 +1,106 @@
+"""The servers and clients scripts/capture-ics.sh runs (real implementations from PyPI, in the
+virtual environment the script makes):
+
+  ics-peers.py modbus-server | modbus-client     pymodbus: TCP 502
+  ics-peers.py s7-server | s7-client             python-snap7 (pure Python): TCP 102
+  ics-peers.py enip-client                       pycomm3 against cpppo's EtherNet/IP server, TCP 44818
+
+Each client does a fixed list of requests, each bounded by a timeout, and exits; the servers
+run until the capture script stops them.
+"""
+import logging
+import sys
+import time
+
+
+def modbus_server():
+    from pymodbus.datastore import ModbusDeviceContext, ModbusSequentialDataBlock, ModbusServerContext
+    from pymodbus.pdu.device import ModbusDeviceIdentification
+    from pymodbus.server import StartTcpServer
+    # pymodbus's data blocks start at address 1 for protocol address 0.
+    device = ModbusDeviceContext(di=ModbusSequentialDataBlock(1, [1, 0, 1, 1, 0, 0, 1, 0] * 4),
+                                 co=ModbusSequentialDataBlock(1, [0, 1, 0, 1] * 8),
+                                 hr=ModbusSequentialDataBlock(1, list(range(100, 132))),
+                                 ir=ModbusSequentialDataBlock(1, list(range(2000, 2032))))
+    identity = ModbusDeviceIdentification(info_name={"VendorName": "dissect", "ProductCode": "DX",
+                                                     "MajorMinorRevision": "1.0"})
+    StartTcpServer(context=ModbusServerContext(devices=device, single=True), identity=identity,
+                   address=("127.0.0.1", 502))
+
+
+def modbus_client():
+    from pymodbus.client import ModbusTcpClient
+    client = ModbusTcpClient("127.0.0.1", port=502, timeout=3, retries=0)
+    client.connect()
+    calls = [
+        lambda: client.read_coils(0, count=10),
+        lambda: client.read_discrete_inputs(0, count=8),
+        lambda: client.read_holding_registers(0, count=4),
+        lambda: client.read_input_registers(2, count=3),
+        lambda: client.write_coil(3, True),
+        lambda: client.write_register(1, 0x1234),
+        lambda: client.write_coils(8, [True, False, True]),
+        lambda: client.write_registers(4, [7, 8, 9]),
+        lambda: client.readwrite_registers(read_address=0, read_count=2, write_address=10, values=[5, 6]),
+        lambda: client.mask_write_register(address=2, and_mask=0xF2, or_mask=0x25),
+        lambda: client.read_holding_registers(1000, count=2),        # exception 2: illegal data address
+        lambda: client.read_device_information(read_code=1),
+        lambda: client.read_exception_status(),
+        lambda: client.diag_query_data(b"\xa5\x37"),
+        lambda: client.report_device_id(),
+        lambda: client.read_fifo_queue(address=0),                    # exception 1: illegal function
+    ]
+    for call in calls:
+        try:
+            print(call())
+        except Exception as error:  # a request that fails is still on the wire
+            print("error:", error)
+    client.close()
+
+
+def s7_server():
+    import snap7
+    from snap7.type import SrvArea
+    server = snap7.server.Server()
+    db1 = bytearray(range(64))
+    server.register_area(SrvArea.DB, 1, db1)
+    server.register_area(SrvArea.MK, 0, bytearray(32))
+    server.start_to("127.0.0.1", 102)
+    while True:
+        time.sleep(1)
+
+
+def s7_client():
+    import snap7
+    from snap7.type import Area, WordLen
+    client = snap7.client.Client()
+    client.connect("127.0.0.1", 0, 1)
+    calls = [
+        lambda: client.db_read(1, 0, 8),
+        lambda: client.db_write(1, 4, bytearray(b"\x11\x22\x33\x44")),
+        lambda: client.read_area(Area.MK, 0, 2, 4),
+        lambda: client.db_read(7, 0, 4),                               # no DB 7: an error item
+        lambda: client.read_szl(0x001C, 0),
+    ]
+    for call in calls:
+        try:
+            print(call())
+        except Exception as error:
+            print("error:", error)
+    client.disconnect()
+
+
+def enip_client():
+    from pycomm3 import CIPDriver, LogixDriver, Services, ClassCode
+    print(CIPDriver.list_identity("127.0.0.1"))
+    with CIPDriver("127.0.0.1") as driver:
+        print(driver.generic_message(service=Services.get_attribute_single, class_code=ClassCode.identity_object,
+                                     instance=1, attribute=7, connected=False, name="product name"))
+        print(driver.generic_message(service=Services.get_attributes_all, class_code=ClassCode.identity_object,
+                                     instance=1, connected=False, name="identity"))
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.WARNING)
+    {"modbus-server": modbus_server, "modbus-client": modbus_client, "s7-server": s7_server,
+     "s7-client": s7_client, "enip-client": enip_client}[sys.argv[1]]()
