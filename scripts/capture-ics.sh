@@ -3,7 +3,7 @@
 # a network namespace of its own (nothing leaves it; every client is bounded in time), and
 # records tshark's dissection of the same bytes as the oracle the tests compare with.
 #
-#   scripts/capture-ics.sh [modbus] [s7comm] [enip]        (as root; needs tcpdump, tshark,
+#   scripts/capture-ics.sh [modbus] [s7comm] [enip] [dnp3] (as root; needs tcpdump, tshark,
 #                                                           python3 with venv, and PyPI)
 #
 #   modbus.pcap   pymodbus's client and server on TCP 502: read coils, discrete inputs, holding
@@ -20,6 +20,10 @@
 #                 attribute single and get attributes all of the identity object (SendRRData,
 #                 unconnected), CIP read tag and write tag through the connection manager's
 #                 unconnected send, and a read of a tag the server lacks (an encapsulation error).
+#   dnp3.pcap     dnp3py (pure Python) master and outstation on TCP 20000: link reset and its
+#                 ACK, integrity poll (class 0123), class 123 poll, a read of analog inputs 0 to
+#                 3 (group 30 variation 1), direct operate, select and operate of a CROB (group
+#                 12), delay measurement, and the responses.
 #
 # The PyPI packages go into a virtual environment ($ICS_VENV, default /tmp/dissect-ics-venv),
 # pinned to the versions the captures were made with. Each capture is copied frame by frame into
@@ -34,10 +38,11 @@ venv=${ICS_VENV:-/tmp/dissect-ics-venv}
 ns=dsx-ics
 peers=$root/scripts/corpus/ics-peers.py
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(modbus s7comm enip)
+[ ${#wanted[@]} -gt 0 ] || wanted=(modbus s7comm enip dnp3)
 
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
-"$venv/bin/pip" install -q pymodbus==3.16.1 python-snap7==3.3.0 cpppo==5.2.5 pycomm3==1.2.16
+"$venv/bin/pip" install -q pymodbus==3.16.1 python-snap7==3.3.0 cpppo==5.2.5 pycomm3==1.2.16 \
+  dnp3py==0.6.0
 py=$venv/bin/python
 
 work=$(mktemp -d)
@@ -101,6 +106,12 @@ for name in "${wanted[@]}"; do
     in_ns timeout 30 "$py" -m cpppo.server.enip.client -a 127.0.0.1 -t 5 'Missing' >/dev/null 2>&1 || true
     in_ns timeout 30 "$py" -m cpppo.server.enip.client -a 127.0.0.1 -t 5 -u -i >/dev/null 2>&1 || true
     stop_capture enip
+    stop_servers ;;
+  dnp3)
+    server "$py" "$peers" dnp3-outstation
+    start_capture dnp3 'tcp port 20000'
+    in_ns timeout 60 "$py" "$peers" dnp3-master >/dev/null
+    stop_capture dnp3
     stop_servers ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac

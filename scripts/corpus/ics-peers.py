@@ -4,6 +4,7 @@ virtual environment the script makes):
   ics-peers.py modbus-server | modbus-client     pymodbus: TCP 502
   ics-peers.py s7-server | s7-client             python-snap7 (pure Python): TCP 102
   ics-peers.py enip-client                       pycomm3 against cpppo's EtherNet/IP server, TCP 44818
+  ics-peers.py dnp3-outstation | dnp3-master     dnp3py (pure Python): TCP 20000
 
 Each client does a fixed list of requests, each bounded by a timeout, and exits; the servers
 run until the capture script stops them.
@@ -100,7 +101,50 @@ def enip_client():
                                      instance=1, connected=False, name="identity"))
 
 
+def dnp3_outstation():
+    import asyncio
+    from dnp3.database import AnalogInputConfig, BinaryInputConfig, Database
+    from dnp3.outstation import Outstation, OutstationConfig, OutstationTcpRunner
+
+    async def run():
+        database = Database()
+        for index in range(4):
+            database.add_binary_input(index, BinaryInputConfig())
+            database.add_analog_input(index, AnalogInputConfig())
+        database.add_binary_output(0)
+        database.add_counter(0)
+        database.update_binary_input(1, value=True)
+        database.update_analog_input(0, value=42)
+        database.update_analog_input(2, value=-7)
+        outstation = Outstation(database=database, config=OutstationConfig(address=10))
+        await OutstationTcpRunner(outstation=outstation, host="127.0.0.1", port=20000).run()
+    asyncio.run(run())
+
+
+def dnp3_master():
+    import asyncio
+    from dnp3.master import DefaultSOEHandler, Master, MasterConfig, MasterTcpRunner
+    from dnp3.master.commands import CommandBuilder
+
+    async def run():
+        master = Master(handler=DefaultSOEHandler(), config=MasterConfig(address=1, outstation_address=10))
+        async with MasterTcpRunner(master=master, host="127.0.0.1", port=20000) as runner:
+            for step in [lambda: runner.integrity_poll(),
+                         lambda: runner.class_poll(class_1=True, class_2=True, class_3=True),
+                         lambda: runner.request(master.build_range_poll(30, 1, 0, 3)),
+                         lambda: runner.request(master.build_direct_operate(CommandBuilder().latch_on(0).build_direct_operate())),
+                         lambda: runner.request(master.build_select(CommandBuilder().latch_off(0).build_select())),
+                         lambda: runner.request(master.build_operate(CommandBuilder().latch_off(0).build_operate())),
+                         lambda: runner.request(master.build_delay_measure())]:
+                try:
+                    print(await asyncio.wait_for(step(), 5))
+                except Exception as error:
+                    print("error:", error)
+    asyncio.run(run())
+
+
 if __name__ == "__main__":
     logging.basicConfig(level=logging.WARNING)
     {"modbus-server": modbus_server, "modbus-client": modbus_client, "s7-server": s7_server,
-     "s7-client": s7_client, "enip-client": enip_client}[sys.argv[1]]()
+     "s7-client": s7_client, "enip-client": enip_client, "dnp3-outstation": dnp3_outstation,
+     "dnp3-master": dnp3_master}[sys.argv[1]]()

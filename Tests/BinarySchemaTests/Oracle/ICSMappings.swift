@@ -1,7 +1,8 @@
 extension BundledSchemaOracleTests {
     /// Industrial control over TCP and UDP on real loopback traffic (scripts/capture-ics.sh), read
     /// segment by segment (tshark with tcp.desegment_tcp_streams off): modbus.pcap (pymodbus),
-    /// s7comm.pcap (python-snap7: TPKT, COTP, S7comm), enip.pcap (cpppo and pycomm3: EtherNet/IP, CIP).
+    /// s7comm.pcap (python-snap7: TPKT, COTP, S7comm), enip.pcap (cpppo and pycomm3: EtherNet/IP, CIP),
+    /// dnp3.pcap (dnp3py).
     static let icsMappings: [Mapping] = [
         // Modbus/TCP: the MBAP header, then the PDU by function and direction
         map("mbtcp.trans_id", "mbtcp.trans_id"), map("mbtcp.prot_id", "mbtcp.prot_id"), map("mbtcp.len", "mbtcp.len"),
@@ -121,5 +122,18 @@ extension BundledSchemaOracleTests {
         map("cip.cm.timeout_tick", "cipcm.timeout.timeout_tick"), map("cip.cm.timeout", "cipcm.timeout", as: .position),
         map("cip.cm.msg_req_size", "cipcm.msg_req_size"), map("cip.cm.route_path_size", "cipcm.route_path_size"),
         map("cip.reserved", "cipcm.reserved"),
+        // DNP3: the link layer, the transport header and the blocks with their CRCs (tshark reads the
+        // application layer from the fragment it reassembles without the CRCs, at offsets in that
+        // fragment, so its dnp3.al.* fields are not compared)
+        map("dnp3.start", "dnp3.start"), map("dnp3.len", "dnp3.len"), map("dnp3.ctl", "dnp3.ctl", as: .position),
+        map("dnp3.ctl.dir", "dnp3.ctl.dir"), map("dnp3.ctl.prm", "dnp3.ctl.prm"), map("dnp3.ctl.fcb", "dnp3.ctl.fcb"),
+        map("dnp3.ctl.fcv", "dnp3.ctl.fcv"), map("dnp3.ctl.dfc", "dnp3.ctl.dfc"),
+        map("dnp3.ctl.prifunc", "dnp3.ctl.prifunc"), map("dnp3.ctl.secfunc", "dnp3.ctl.secfunc"),
+        map("dnp3.dst", "dnp3.dst"), map("dnp3.src", "dnp3.src"), map("dnp3.addr", "dnp3.dst", "dnp3.src"),
+        map("dnp3.hdr.CRC", "dnp3.hdr_crc"),
+        map("dnp3.tr.ctl", "dnp3.data.tr", as: .position), map("dnp3.tr.fin", "dnp3.data.tr.fin"),
+        map("dnp3.tr.fir", "dnp3.data.tr.fir"), map("dnp3.tr.seq", "dnp3.data.tr.seq"),
+        map("dnp.data_chunk", "dnp3.data", "dnp3.blocks[*].data", as: .position),
+        map("dnp.data_chunk.CRC", "dnp3.data_crc", "dnp3.blocks[*].crc"),
     ]
 }
