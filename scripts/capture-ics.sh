@@ -3,7 +3,8 @@
 # a network namespace of its own (nothing leaves it; every client is bounded in time), and
 # records tshark's dissection of the same bytes as the oracle the tests compare with.
 #
-#   scripts/capture-ics.sh [modbus] [s7comm] [enip] [dnp3] (as root; needs tcpdump, tshark,
+#   scripts/capture-ics.sh [modbus] [s7comm] [enip] [dnp3] [iec104]
+#                                                          (as root; needs tcpdump, tshark,
 #                                                           python3 with venv, and PyPI)
 #
 #   modbus.pcap   pymodbus's client and server on TCP 502: read coils, discrete inputs, holding
@@ -24,6 +25,9 @@
 #                 ACK, integrity poll (class 0123), class 123 poll, a read of analog inputs 0 to
 #                 3 (group 30 variation 1), direct operate, select and operate of a CROB (group
 #                 12), delay measurement, and the responses.
+#   iec104.pcap   c104's client and server (IEC 60870-5-104) on TCP 2404: STARTDT, the station
+#                 interrogation with its single-point and short float replies, clock
+#                 synchronization, a read, a single command, and S-format acknowledgements.
 #
 # The PyPI packages go into a virtual environment ($ICS_VENV, default /tmp/dissect-ics-venv),
 # pinned to the versions the captures were made with. Each capture is copied frame by frame into
@@ -38,11 +42,11 @@ venv=${ICS_VENV:-/tmp/dissect-ics-venv}
 ns=dsx-ics
 peers=$root/scripts/corpus/ics-peers.py
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(modbus s7comm enip dnp3)
+[ ${#wanted[@]} -gt 0 ] || wanted=(modbus s7comm enip dnp3 iec104)
 
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
 "$venv/bin/pip" install -q pymodbus==3.16.1 python-snap7==3.3.0 cpppo==5.2.5 pycomm3==1.2.16 \
-  dnp3py==0.6.0
+  dnp3py==0.6.0 c104==2.2.1
 py=$venv/bin/python
 
 work=$(mktemp -d)
@@ -112,6 +116,12 @@ for name in "${wanted[@]}"; do
     start_capture dnp3 'tcp port 20000'
     in_ns timeout 60 "$py" "$peers" dnp3-master >/dev/null
     stop_capture dnp3
+    stop_servers ;;
+  iec104)
+    server "$py" "$peers" iec104-server
+    start_capture iec104 'tcp port 2404'
+    in_ns timeout 60 "$py" "$peers" iec104-client >/dev/null
+    stop_capture iec104
     stop_servers ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac

@@ -5,6 +5,7 @@ virtual environment the script makes):
   ics-peers.py s7-server | s7-client             python-snap7 (pure Python): TCP 102
   ics-peers.py enip-client                       pycomm3 against cpppo's EtherNet/IP server, TCP 44818
   ics-peers.py dnp3-outstation | dnp3-master     dnp3py (pure Python): TCP 20000
+  ics-peers.py iec104-server | iec104-client     c104 (IEC 60870-5-104): TCP 2404
 
 Each client does a fixed list of requests, each bounded by a timeout, and exits; the servers
 run until the capture script stops them.
@@ -143,8 +144,41 @@ def dnp3_master():
     asyncio.run(run())
 
 
+def iec104_server():
+    import c104
+    server = c104.Server(ip="127.0.0.1", port=2404)
+    station = server.add_station(common_address=47)
+    measured = station.add_point(io_address=11, type=c104.Type.M_ME_NC_1)
+    measured.value = 12.5
+    single = station.add_point(io_address=12, type=c104.Type.M_SP_NA_1)
+    single.value = True
+    station.add_point(io_address=21, type=c104.Type.C_SC_NA_1)
+    server.start()
+    while True:
+        time.sleep(1)
+
+
+def iec104_client():
+    import c104
+    client = c104.Client()
+    connection = client.add_connection(ip="127.0.0.1", port=2404, init=c104.Init.ALL)
+    station = connection.add_station(common_address=47)
+    measured = station.add_point(io_address=11, type=c104.Type.M_ME_NC_1)
+    command = station.add_point(io_address=21, type=c104.Type.C_SC_NA_1)
+    client.start()
+    deadline = time.time() + 10
+    while not connection.is_connected and time.time() < deadline:
+        time.sleep(0.1)
+    time.sleep(1)
+    print(measured.read())
+    command.value = True
+    print(command.transmit(cause=c104.Cot.ACTIVATION))
+    time.sleep(1)
+    client.stop()
+
+
 if __name__ == "__main__":
     logging.basicConfig(level=logging.WARNING)
     {"modbus-server": modbus_server, "modbus-client": modbus_client, "s7-server": s7_server,
      "s7-client": s7_client, "enip-client": enip_client, "dnp3-outstation": dnp3_outstation,
-     "dnp3-master": dnp3_master}[sys.argv[1]]()
+     "dnp3-master": dnp3_master, "iec104-server": iec104_server, "iec104-client": iec104_client}[sys.argv[1]]()

@@ -2,7 +2,7 @@ extension BundledSchemaOracleTests {
     /// Industrial control over TCP and UDP on real loopback traffic (scripts/capture-ics.sh), read
     /// segment by segment (tshark with tcp.desegment_tcp_streams off): modbus.pcap (pymodbus),
     /// s7comm.pcap (python-snap7: TPKT, COTP, S7comm), enip.pcap (cpppo and pycomm3: EtherNet/IP, CIP),
-    /// dnp3.pcap (dnp3py).
+    /// dnp3.pcap (dnp3py), iec104.pcap (c104).
     static let icsMappings: [Mapping] = [
         // Modbus/TCP: the MBAP header, then the PDU by function and direction
         map("mbtcp.trans_id", "mbtcp.trans_id"), map("mbtcp.prot_id", "mbtcp.prot_id"), map("mbtcp.len", "mbtcp.len"),
@@ -135,5 +135,42 @@ extension BundledSchemaOracleTests {
         map("dnp3.tr.fir", "dnp3.data.tr.fir"), map("dnp3.tr.seq", "dnp3.data.tr.seq"),
         map("dnp.data_chunk", "dnp3.data", "dnp3.blocks[*].data", as: .position),
         map("dnp.data_chunk.CRC", "dnp3.data_crc", "dnp3.blocks[*].crc"),
+        // IEC 60870-5-104 (not its control octets' fields: tshark's masks are on a little-endian
+        // 32-bit value, which the test reads as big-endian bits) and the ASDU
+        map("iec60870_asdu.start", "iec60870_104.start"), map("iec60870_104.apdulen", "iec60870_104.apdulen"),
+        map("iec60870_asdu.typeid", "iec60870_asdu.typeid"), map("iec60870_asdu.sq", "iec60870_asdu.sq"),
+        map("iec60870_asdu.numix", "iec60870_asdu.numix"), map("iec60870_asdu.causetx", "iec60870_asdu.causetx"),
+        map("iec60870_asdu.nega", "iec60870_asdu.nega"), map("iec60870_asdu.test", "iec60870_asdu.test"),
+        map("iec60870_asdu.oa", "iec60870_asdu.oa"), map("iec60870_asdu.addr", "iec60870_asdu.addr"),
+        map("iec60870_asdu.ioa", "iec60870_asdu.objects[*].ioa", "iec60870_asdu.ioa"),
+        map("iec60870_asdu.siq", "iec60870_asdu.objects[*].element.siq", "iec60870_asdu.elements[*].siq", as: .position),
+        map("iec60870_asdu.siq.spi", "iec60870_asdu.objects[*].element.siq.spi", "iec60870_asdu.elements[*].siq.spi"),
+        map("iec60870_asdu.siq.bl", "iec60870_asdu.objects[*].element.siq.bl", "iec60870_asdu.elements[*].siq.bl"),
+        map("iec60870_asdu.siq.sb", "iec60870_asdu.objects[*].element.siq.sb", "iec60870_asdu.elements[*].siq.sb"),
+        map("iec60870_asdu.siq.nt", "iec60870_asdu.objects[*].element.siq.nt", "iec60870_asdu.elements[*].siq.nt"),
+        map("iec60870_asdu.siq.iv", "iec60870_asdu.objects[*].element.siq.iv", "iec60870_asdu.elements[*].siq.iv"),
+        map("iec60870_asdu.float", "iec60870_asdu.objects[*].element.float", "iec60870_asdu.elements[*].float", as: .text),
+        map("iec60870_asdu.qds", "iec60870_asdu.objects[*].element.qds", "iec60870_asdu.elements[*].qds", as: .position),
+        map("iec60870_asdu.qds.ov", "iec60870_asdu.objects[*].element.qds.ov", "iec60870_asdu.elements[*].qds.ov"),
+        map("iec60870_asdu.qds.bl", "iec60870_asdu.objects[*].element.qds.bl", "iec60870_asdu.elements[*].qds.bl"),
+        map("iec60870_asdu.qds.sb", "iec60870_asdu.objects[*].element.qds.sb", "iec60870_asdu.elements[*].qds.sb"),
+        map("iec60870_asdu.qds.nt", "iec60870_asdu.objects[*].element.qds.nt", "iec60870_asdu.elements[*].qds.nt"),
+        map("iec60870_asdu.qds.iv", "iec60870_asdu.objects[*].element.qds.iv", "iec60870_asdu.elements[*].qds.iv"),
+        map("iec60870_asdu.sco", "iec60870_asdu.objects[*].element.sco", "iec60870_asdu.elements[*].sco", as: .position),
+        map("iec60870_asdu.sco.on", "iec60870_asdu.objects[*].element.sco.on", "iec60870_asdu.elements[*].sco.on"),
+        map("iec60870_asdu.sco.qu", "iec60870_asdu.objects[*].element.sco.qu", "iec60870_asdu.elements[*].sco.qu"),
+        map("iec60870_asdu.sco.se", "iec60870_asdu.objects[*].element.sco.se", "iec60870_asdu.elements[*].sco.se"),
+        map("iec60870_asdu.qoi", "iec60870_asdu.objects[*].element.qoi", "iec60870_asdu.elements[*].qoi"),
+        map("iec60870_asdu.cp56time", "iec60870_asdu.objects[*].element.cp56time", "iec60870_asdu.elements[*].cp56time", as: .position),
+        map("iec60870_asdu.cp56time.ms", "iec60870_asdu.objects[*].element.cp56time.ms", "iec60870_asdu.elements[*].cp56time.ms"),
+        map("iec60870_asdu.cp56time.min", "iec60870_asdu.objects[*].element.cp56time.min", "iec60870_asdu.elements[*].cp56time.min"),
+        map("iec60870_asdu.cp56time.gen", "iec60870_asdu.objects[*].element.cp56time.gen", "iec60870_asdu.elements[*].cp56time.gen"),
+        map("iec60870_asdu.cp56time.iv", "iec60870_asdu.objects[*].element.cp56time.iv", "iec60870_asdu.elements[*].cp56time.iv"),
+        map("iec60870_asdu.cp56time.hour", "iec60870_asdu.objects[*].element.cp56time.hour", "iec60870_asdu.elements[*].cp56time.hour"),
+        map("iec60870_asdu.cp56time.su", "iec60870_asdu.objects[*].element.cp56time.su", "iec60870_asdu.elements[*].cp56time.su"),
+        map("iec60870_asdu.cp56time.day", "iec60870_asdu.objects[*].element.cp56time.day", "iec60870_asdu.elements[*].cp56time.day"),
+        map("iec60870_asdu.cp56time.dow", "iec60870_asdu.objects[*].element.cp56time.dow", "iec60870_asdu.elements[*].cp56time.dow"),
+        map("iec60870_asdu.cp56time.month", "iec60870_asdu.objects[*].element.cp56time.month", "iec60870_asdu.elements[*].cp56time.month"),
+        map("iec60870_asdu.cp56time.year", "iec60870_asdu.objects[*].element.cp56time.year", "iec60870_asdu.elements[*].cp56time.year"),
     ]
 }
