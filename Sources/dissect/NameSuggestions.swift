@@ -23,16 +23,19 @@ enum NameSuggestions {
         guard !lowered.isEmpty else { return [] }
         // One edit for short names, more for longer ones, never most of the name.
         let allowed = max(1, min(3, lowered.count / 3))
-        var ranked: [(rank: Int, name: String)] = []
+        var ranked: [(rank: Double, name: String)] = []
         // Names equal but for case count once, as the first of them.
         var seen: Set<String> = []
         for candidate in names where seen.insert(candidate.lowercased()).inserted {
             let other = Array(candidate.lowercased().unicodeScalars)
             let distance = editDistance(lowered, other, atMost: allowed)
             if distance <= allowed {
-                ranked.append((distance, candidate))
+                ranked.append((Double(distance), candidate))
             } else if lowered.count >= 2, other.starts(with: lowered) {
-                ranked.append((allowed + 1 + other.count - lowered.count, candidate))
+                // A preferred name the text starts (`ip` → IPv4) ranks with one edit away (`ip` → CIP),
+                // ahead of it (shorter ones first): a user typing the start of a root means the root.
+                let extra = Double(other.count - lowered.count)
+                ranked.append((preferred.contains(candidate) ? 0.5 + extra / 1000 : Double(allowed + 1) + extra, candidate))
             }
         }
         ranked.sort {

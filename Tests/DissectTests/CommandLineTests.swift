@@ -345,7 +345,7 @@ import Testing
         let cases: [(String, String)] = [
             ("udp.port=9999,dns", "Error: --decode-as 'udp.port=9999,dns': expected table==key,protocol as in udp.port==8443,quic"),
             ("udp.port==9999,", "Error: --decode-as 'udp.port==9999,': expected table==key,protocol as in udp.port==8443,quic"),
-            ("udp.prt==9999,dns", "Error: --decode-as 'udp.prt==9999,dns': no dispatch table 'udp.prt' (tables: ethertype, http.line, http.start, ip.proto, "),
+            ("udp.prt==9999,dns", "Error: --decode-as 'udp.prt==9999,dns': no dispatch table 'udp.prt' (tables: "),
             ("udp.port==x,dns", "Error: --decode-as 'udp.port==x,dns': 'x' is not a key of udp.port (u16): expected table==key,protocol as in udp.port==8443,quic"),
             ("udp.port==9-1,dns", "Error: --decode-as 'udp.port==9-1,dns': the range 9-1 is empty"),
             ("udp.port==9999,nosuch", "Error: --decode-as 'udp.port==9999,nosuch': no protocol or struct 'nosuch' (protocols: "),
