@@ -149,6 +149,22 @@ struct CaptureCommand: ParsableCommand {
         valueName: "filter"))
     var displayFilterText: String?
 
+    @Option(name: .customShort("T"), parsing: .unconditional, help: ArgumentHelp(
+        "tshark's output format: 'fields' prints, one line per packet, the fields named by -e (-T fields -e ip.src -e dns.qry.name), "
+            + "as tshark does; with -T, -e names a field (without it, -e is tcpdump's link-layer flag). Other formats are views: -f json, -f tree.",
+        valueName: "fields"))
+    var outputFormat: String?
+
+    @Option(name: .customLong("field"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
+        "With -T fields: a field to print, by its filter name (dissect schema list --fields); repeat for more columns. Written -e after -T.",
+        valueName: "name"))
+    var fieldNames: [String] = []
+
+    @Option(name: .customShort("E"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
+        "With -T fields, tshark's column options: header=y, separator=/t|/s|C, quote=d|s|n, occurrence=f|l|a, aggregator=/t|/s|C.",
+        valueName: "key=value"))
+    var fieldOptions: [String] = []
+
     @Flag(name: .customShort("l"), help: "Show each packet as soon as it is read, even from a file (tcpdump: line-buffered output).")
     var lineBuffered = false
 
@@ -215,9 +231,35 @@ struct CaptureCommand: ParsableCommand {
         let views = [view.formatChoice != nil, verbose > 0 || tsharkVerbose, hexFlags + hexASCIIFlags > 0].filter { $0 }.count
         if views > 1 { throw ValidationError("choose one view: -f VIEW, -v or -V (tree), or -x/-X (hex)") }
         if quiet && print { throw ValidationError("--quiet and --print cannot be used together") }
+        if let outputFormat {
+            guard outputFormat == "fields" else {
+                let pointer = ["json": "-f json", "pdml": "-f json", "ek": "-f json", "text": "-f summary", "tabs": "-f summary", "ps": "-f tree"]
+                throw ValidationError("-T '\(outputFormat)': dissect's -T prints fields (-T fields -e NAME ...)"
+                    + (pointer[outputFormat].map { "; for this output use \($0)" } ?? "; the views are chosen with -f"))
+            }
+            guard !fieldNames.isEmpty else { throw ValidationError("-T fields needs at least one -e NAME (dissect schema list --fields lists the names)") }
+            if view.formatChoice != nil || verbose > 0 || tsharkVerbose || hexFlags + hexASCIIFlags > 0 {
+                throw ValidationError("-T fields prints fields: choose it or a view (-f, -v, -V, -x), not both")
+            }
+            if quiet { throw ValidationError("-T fields prints fields, and -q prints only totals: choose one") }
+        } else if !fieldNames.isEmpty || !fieldOptions.isEmpty {
+            throw ValidationError("-E and a field to print (--field) go with -T fields")
+        }
         if displayFilterText != nil, writeFile != nil {
             throw ValidationError("-Y with -w is not supported yet: -w writes every packet the capture filter passes; "
                 + "filter with a BPF capture filter, or write first and read the file with -Y")
+        }
+    }
+
+    /// `-T fields`: the fields to print, checked against `schema`.
+    private func fieldExtractor(for schema: Schema) throws -> FieldExtractor? {
+        guard outputFormat == "fields" else { return nil }
+        var format = FieldExtractor.Format()
+        do {
+            for option in fieldOptions { try format.apply(option) }
+            return try FieldExtractor(fields: fieldNames, schema: schema, format: format)
+        } catch {
+            throw ValidationError("-T fields: \(error.message)")
         }
     }
 
@@ -251,8 +293,13 @@ struct CaptureCommand: ParsableCommand {
         let writer = try writeFile.map { path throws(PcapError) in try CaptureWriter(path: path, for: capture) }
         let output = try makeOutput(for: capture, writing: writer != nil)
         // The HTML view is one page: its head before the first packet, its tail after the last.
-        let page = output != nil && !quiet && shownView == .html
+        let page = output != nil && !quiet && shownView == .html && outputFormat == nil
         if page { try StandardStream.output.write(HTMLPage.head(title: readFile ?? interface ?? "capture")) }
+        if outputFormat == "fields", output != nil {
+            var format = FieldExtractor.Format()
+            for option in fieldOptions { try? format.apply(option) }
+            if format.header { try StandardStream.output.writeLine(FieldExtractor.headerLine(names: fieldNames, format: format)) }
+        }
         stopOnInterrupt(capture.stopper)
 
         let live = interface != nil
@@ -350,8 +397,9 @@ struct CaptureCommand: ParsableCommand {
 
     private var reassemblyOptions: CaptureReassembler.Options {
         var options = CaptureReassembler.Options()
-        options.tcp = !noTcpReassembly
-        options.ip = !noDefragment
+        // -T fields reads each frame as it is, as tshark does with reassembly off.
+        options.tcp = !noTcpReassembly && outputFormat != "fields"
+        options.ip = !noDefragment && outputFormat != "fields"
         return options
     }
 
@@ -464,11 +512,12 @@ struct CaptureCommand: ParsableCommand {
             guard let root else {
                 throw ValidationError("no schema claims link type \(capture.linkType) (\(capture.linkTypeName)), and the bundled 'Unrecognized' struct is not loaded")
             }
-            return FrameWorker(schema: schema, root: root, linkType: capture.linkType, view: quiet ? nil : shownView,
+            let fields = try fieldExtractor(for: schema)
+            return FrameWorker(schema: schema, root: root, linkType: capture.linkType, view: quiet || fields != nil ? nil : shownView,
                                options: renderOptions, localTime: localTime,
                                symbols: symbols, walk: schemas.walkOptions(checksums: try checksums.selection(for: schema)),
                                tapper: reassembling ? ReassemblyStage.tapper(for: schema, options: reassemblyOptions) : nil,
-                               displayFilter: quiet ? nil : try displayFilter(for: schema))
+                               displayFilter: quiet ? nil : try displayFilter(for: schema), fields: fields)
         }
     }
 
@@ -857,6 +906,8 @@ final class FrameWorker: @unchecked Sendable {
     private let renderer: ViewRenderer?
     /// `-Y`: only the frames it passes are shown.
     @exclusivity(unchecked) private var displayFilter: DisplayFilter?
+    /// `-T fields`: each shown frame's line of fields, instead of a view.
+    @exclusivity(unchecked) private var fieldExtractor: FieldExtractor?
     /// Per frame of the share, whether it was shown.
     @exclusivity(unchecked) private var shownFrames: [Bool] = []
     private let symbols: SymbolSet
@@ -876,8 +927,9 @@ final class FrameWorker: @unchecked Sendable {
     /// `tapper` takes each frame's TCP segment or IP fragment for reassembly (nil: none).
     init(schema: Schema, root: StructType, linkType: Int = -1, view: View?, options: RenderOptions, localTime: Bool = false,
          symbols: SymbolSet = .unicode, walk: Interpreter.Options = Interpreter.Options(), tapper: TransportTapper? = nil,
-         displayFilter: DisplayFilter? = nil) {
+         displayFilter: DisplayFilter? = nil, fields: FieldExtractor? = nil) {
         self.tapper = tapper
+        fieldExtractor = fields
         self.displayFilter = displayFilter
         self.schema = schema
         rootLinkType = linkType
@@ -925,6 +977,9 @@ final class FrameWorker: @unchecked Sendable {
                         }
                         previousTime = time
                         renderer.render(dissection, frame: frame, into: &sink)
+                    } else if shown, fieldExtractor != nil {
+                        fieldExtractor?.append(dissection, frameNumber: number, originalLength: packet.originalLength, to: &sink,
+                                               endingLine: true)
                     }
                     return (failed: dissection.error != nil, cut: dissection.cutNode >= 0,
                             badChecksum: dissection.hasBadChecksum, shown: shown)

@@ -3,14 +3,13 @@
 /// `-r/tmp/x.pcap`, `-s0`) and grouped flags (`-nnvX`, `-nr file`, `-tttt`).
 enum ShortOptions {
     /// The capture command's short options that take a value.
-    static let withValue: Set<Character> = ["r", "i", "c", "s", "w", "f", "d", "F", "y", "Q", "B", "Y"]
+    static let withValue: Set<Character> = ["r", "i", "c", "s", "w", "f", "d", "F", "y", "Q", "B", "Y", "T", "E"]
     /// Its short flags.
     static let flags: Set<Character> = ["q", "p", "n", "D", "t", "v", "V", "x", "X", "e", "l", "U", "L", "S", "h"]
     /// tcpdump's and tshark's options that dissect does not take, and what to use instead: said
     /// before parsing, rather than the parser's "unknown option".
     static let pointers: [Character: String] = [
         "A": "-A (tcpdump: packets in ASCII) is not dissect's: -X or -f hex shows each byte in hex and ASCII, labeled",
-        "T": "-T (tshark: output format) is not dissect's: -f json, -f tree or -f fields chooses the view",
         "G": "-G (tcpdump: rotate files) is not dissect's: capture with tcpdump -G -w, then read the files with dissect -r",
         "C": "-C (tcpdump: file size) is not dissect's: capture with tcpdump -C -w, then read the files with dissect -r",
         "z": "-z is not dissect's: statistics are tshark's (-q prints dissect's totals)",
@@ -63,6 +62,15 @@ enum ShortOptions {
             // The option's value is the next word, whatever it starts with (`-c -1` is a count).
             if split.needsValue, index < arguments.count {
                 result.append(arguments[index])
+                index += 1
+            }
+        }
+        // With tshark's `-T`, `-e` names a field to print, as in tshark; without it, `-e` is
+        // tcpdump's flag (show the link layer).
+        if result.contains("-T") {
+            var index = 0
+            while index < result.count {
+                if result[index] == "-e", index + 1 < result.count { result[index] = "--field" }
                 index += 1
             }
         }

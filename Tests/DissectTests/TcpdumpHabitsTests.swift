@@ -103,11 +103,22 @@ extension CommandLineTests {
         let tsharkFilter = try run(["-r", Self.capture("dns.pcap"), "-f", "udp"])
         #expect(tsharkFilter.status == 64)
         #expect(tsharkFilter.error.contains("-f chooses the view here; a capture filter goes after the options"), "\(tsharkFilter.error)")
-        for (arguments, pointer) in [(["-A"], "-X or -f hex"), (["-nA"], "-X or -f hex"), (["-T", "json"], "-f json")] {
+        for (arguments, pointer) in [(["-A"], "-X or -f hex"), (["-nA"], "-X or -f hex"), (["-T", "json"], "-f json"),
+                                     (["-T", "fields"], "-T fields needs at least one -e NAME"),
+                                     (["-T", "fields", "-e", "ip.srcc"], "did you mean ip.src?"),
+                                     (["-T", "fields", "-e", "ip.src", "-f", "tree"], "choose it or a view"),
+                                     (["-T", "fields", "-e", "ip.src", "-E", "quote=x"], "unknown -E option 'quote=x'")] {
             let refused = try run(["-r", Self.capture("dns.pcap")] + arguments)
             #expect(refused.status == 64, "\(arguments)")
             #expect(refused.error.contains(pointer), "\(arguments): \(refused.error)")
         }
+        // With -T, -e names a field, as tshark's; without it, -e is tcpdump's link-layer flag.
+        let fields = try run(["-r", Self.capture("dns.pcap"), "-c", "2", "-T", "fields", "-e", "frame.number", "-e", "dns.qry.name",
+                              "-E", "header=y", "-E", "separator=,"])
+        #expect(fields.status == 0, "\(fields.error)")
+        #expect(fields.output == "frame.number,dns.qry.name\n1,www.example.test\n2,www.example.test\n")
+        let linkLayer = try run(["-r", Self.capture("dns.pcap"), "-c", "1", "-t", "-e"])
+        #expect(linkLayer.status == 0 && linkLayer.output.hasPrefix("1 Ethernet"), "\(linkLayer.output)")
         // A letter inside an option's value is the value's, not a flag: -r with a path holding 'A'.
         let value = try run(["-c1", "-rCorpus/captures/dns.pcap", "-t"])
         #expect(value.status == 0, "\(value.error)")

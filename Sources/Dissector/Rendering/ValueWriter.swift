@@ -441,3 +441,51 @@ enum ValueWriter {
         return order(of: field.type) == .lsbFirst
     }
 }
+
+extension ValueWriter {
+    /// A node's value as `tshark -T fields` prints it: integers in decimal, or `0x` and whole bytes
+    /// of hex where the schema shows hex; enums and flags as their numbers; addresses in their
+    /// notation; text as it is; other bytes in hex without separators; a struct of at most 32 bits
+    /// (a flags word) as its bits in hex, any other struct or array as nothing.
+    static func writeFieldValue(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
+        let node = dissection.nodes[index]
+        let fieldHint = dissection.schema.names.display(ofField: Int(node.fieldID))
+        let hint = fieldHint == .automatic ? node.impliedDisplay : fieldHint
+        let wholeBytes = (node.bitWidth + 7) / 8 * 8
+        switch node.kind {
+        case .structure:
+            guard node.bitWidth > 0, node.bitWidth <= 32 else { return }
+            var value: UInt64 = 0
+            let bytes = dissection.rawBytes(of: index)
+            for byte in bytes { value = value << 8 | UInt64(byte) }
+            // The struct's own bits, from the bytes it touches.
+            let trailing = bytes.count * 8 - (node.bitStart & 7) - node.bitWidth
+            if trailing > 0 { value >>= UInt64(trailing) }
+            if node.bitWidth < 64 { value &= (1 << UInt64(node.bitWidth)) - 1 }
+            writeInteger(.unsigned(value), hint: .hex, bits: wholeBytes, into: &sink)
+        case .array:
+            return
+        case .enumeration, .integer:
+            switch hint {
+            case .hex: writeInteger(node.value, hint: .hex, bits: wholeBytes, into: &sink)
+            case .ipv4: writeInteger(node.value, hint: .ipv4, bits: node.bitWidth, into: &sink)
+            default: writeInteger(node.value, hint: .decimal, bits: node.bitWidth, into: &sink)
+            }
+        case .float:
+            if case .float(let value) = node.value { sink.append(String(value)) }
+        case .boolean:
+            if case .boolean(let value) = node.value { sink.append(byte: value ? UInt8(ascii: "1") : UInt8(ascii: "0")) }
+        case .bytes:
+            let bytes = dissection.rawBytes(of: index)
+            switch hint {
+            case .mac, .ipv4, .ipv6: writeBytes(bytes, hint: hint, into: &sink)
+            case .ascii: sink.append(String(decoding: bytes.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: ".") }, as: UTF8.self))
+            default: sink.appendHex(bytes)
+            }
+        case .string:
+            writeString(dissection, node, quoted: false, into: &sink)
+        case .dnsName:
+            sink.append(dissection.text(of: index) ?? "")
+        }
+    }
+}

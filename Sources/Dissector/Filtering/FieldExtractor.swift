@@ -1,0 +1,168 @@
+import BinarySchema
+
+/// Fields out, as `tshark -T fields -e NAME ...`: one line per frame, each named field's values
+/// (every occurrence, or the first or last) in columns, with tshark's `-E` options.
+///
+/// A value is written as tshark writes it (``ValueWriter/writeFieldValue(_:_:into:)``); names are
+/// the fields' filter names (`dissect schema list --fields`), plus `frame.number`, `frame.len`
+/// and `frame.cap_len`. Not thread-safe: each thread takes its own copy.
+public struct FieldExtractor {
+    /// tshark's `-E` options.
+    public struct Format: Sendable, Equatable {
+        /// Which occurrences of a repeated field: all (joined by ``aggregator``), the first or the last.
+        public enum Occurrence: Sendable, Equatable { case all, first, last }
+        /// How values are quoted: not at all, in double or in single quotes (empty values never).
+        public enum Quote: Sendable, Equatable { case none, double, single }
+
+        /// A first line with the field names (`header=y`).
+        public var header = false
+        /// Between columns (`separator=`): a tab by default.
+        public var separator = "\t"
+        public var quote = Quote.none
+        public var occurrence = Occurrence.all
+        /// Between the occurrences of one field (`aggregator=`): a comma by default.
+        public var aggregator = ","
+
+        /// tshark's defaults: no header, tabs, no quotes, every occurrence joined by commas.
+        public init() {}
+
+        /// Applies one `-E key=value` option (`header=y`, `separator=,`, `separator=/t`, `quote=d`,
+        /// `occurrence=f`, `aggregator=/s`); throws a message for anything else.
+        public mutating func apply(_ option: String) throws(DisplayFilterError) {
+            let parts = option.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2 else {
+                throw DisplayFilterError(message: "-E takes key=value (header=y, separator=/t, quote=d, occurrence=f, aggregator=,), not '\(option)'",
+                                         column: 1)
+            }
+            let (key, value) = (parts[0], parts[1])
+            func character(_ text: String) -> String? {
+                switch text {
+                case "/t": return "\t"
+                case "/s": return " "
+                default: return text.count == 1 ? text : nil
+                }
+            }
+            switch (key, value) {
+            case ("header", "y"): header = true
+            case ("header", "n"): header = false
+            case ("separator", _):
+                guard let text = character(value) else {
+                    throw DisplayFilterError(message: "separator= takes one character, /t (tab) or /s (space), not '\(value)'", column: 1)
+                }
+                separator = text
+            case ("aggregator", _):
+                guard let text = character(value) else {
+                    throw DisplayFilterError(message: "aggregator= takes one character, /t (tab) or /s (space), not '\(value)'", column: 1)
+                }
+                aggregator = text
+            case ("quote", "d"): quote = .double
+            case ("quote", "s"): quote = .single
+            case ("quote", "n"): quote = .none
+            case ("occurrence", "a"): occurrence = .all
+            case ("occurrence", "f"): occurrence = .first
+            case ("occurrence", "l"): occurrence = .last
+            default:
+                throw DisplayFilterError(message: "unknown -E option '\(option)' (known: header=y|n, separator=/t|/s|C, quote=d|s|n, occurrence=f|l|a, aggregator=/t|/s|C)",
+                                         column: 1)
+            }
+        }
+    }
+
+    private enum Column {
+        case field(Int32)
+        case frameNumber, frameLength, capturedLength
+    }
+
+    /// The field names, as given.
+    public let names: [String]
+    public let format: Format
+    private let columns: [Column]
+    private var index = FilterNameIndex()
+    private var scratch = TextSink(capacity: 256)
+
+    /// Checks each of `names` against `schema`'s filter names: an unknown one throws, with a suggestion.
+    public init(fields names: [String], schema: Schema, format: Format = Format()) throws(DisplayFilterError) {
+        guard !names.isEmpty else {
+            throw DisplayFilterError(message: "name at least one field to print (-e ip.src -e tcp.srcport)", column: 1)
+        }
+        self.names = names
+        self.format = format
+        let known = Set(schema.filterFields.map(\.name)).union(schema.structs.compactMap(\.protocolAbbreviation))
+        var columns: [Column] = []
+        for name in names {
+            switch name {
+            case "frame.number": columns.append(.frameNumber)
+            case "frame.len": columns.append(.frameLength)
+            case "frame.cap_len": columns.append(.capturedLength)
+            default:
+                guard known.contains(name) else {
+                    // The display filter's compiler says it the same way, with its suggestion.
+                    do {
+                        _ = try DisplayFilter(name, schema: schema)
+                    } catch {
+                        throw DisplayFilterError(message: error.message, column: 1)
+                    }
+                    throw DisplayFilterError(message: "no field is named '\(name)'", column: 1)
+                }
+                columns.append(.field(index.id(of: name)))
+            }
+        }
+        self.columns = columns
+    }
+
+    /// The header line (the names joined by the separator, quoted as values are), without a newline.
+    public var headerLine: String { Self.headerLine(names: names, format: format) }
+
+    /// The header line for `names` in `format`.
+    public static func headerLine(names: [String], format: Format) -> String {
+        // tshark quotes the values, not the names.
+        names.joined(separator: format.separator)
+    }
+
+    private func quoted(_ text: String) -> String { Self.quoted(text, format) }
+
+    private static func quoted(_ text: String, _ format: Format) -> String {
+        guard !text.isEmpty else { return text }
+        switch format.quote {
+        case .none: return text
+        case .double: return "\"" + text + "\""
+        case .single: return "'" + text + "'"
+        }
+    }
+
+    /// Frame `frameNumber`'s line (`originalLength` bytes on the wire), without a newline.
+    public mutating func line(for dissection: Dissection, frameNumber: Int, originalLength: Int? = nil) -> String {
+        var sink = TextSink(capacity: 128)
+        append(dissection, frameNumber: frameNumber, originalLength: originalLength, to: &sink)
+        return sink.text
+    }
+
+    /// Appends frame `frameNumber`'s line to `sink`, and a newline when `endingLine` (kept apart from
+    /// ``TextSink/newline()``, which drops trailing spaces: an empty last column after a space
+    /// separator is tshark's too).
+    public mutating func append(_ dissection: Dissection, frameNumber: Int, originalLength: Int? = nil, to sink: inout TextSink,
+                                endingLine: Bool = false) {
+        defer { if endingLine { sink.append(byte: UInt8(ascii: "\n")) } }
+        index.fill(dissection)
+        for (position, column) in columns.enumerated() {
+            if position > 0 { sink.append(format.separator) }
+            var values: [String] = []
+            switch column {
+            case .frameNumber: values = [String(frameNumber)]
+            case .frameLength: values = [String(originalLength ?? dissection.bytes.count)]
+            case .capturedLength: values = [String(dissection.bytes.count)]
+            case .field(let name):
+                // An array is named as its elements (`tls.handshake.ciphersuite`): its elements are the occurrences.
+                for node in 0..<index.count where index.ids[node] == name && dissection.nodes[node].kind != .array {
+                    scratch.removeAll()
+                    ValueWriter.writeFieldValue(dissection, node, into: &scratch)
+                    values.append(scratch.text)
+                    if format.occurrence == .first { break }
+                }
+            }
+            if format.occurrence == .last, let last = values.last { values = [last] }
+            let joined = values.joined(separator: format.aggregator)
+            sink.append(quoted(joined))
+        }
+    }
+}

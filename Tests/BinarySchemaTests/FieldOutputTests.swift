@@ -1,0 +1,76 @@
+import BinarySchema
+import Dissector
+import Foundation
+import Testing
+
+/// Fields out (`-T fields -e NAME`), line for line against tshark's output for the same fields and
+/// `-E` options on the repository's captures (`Corpus/oracle/field-output/*.txt`, written by
+/// `scripts/field-output-oracle`).
+@Suite struct FieldOutputTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let file: String
+        let capture: String
+        let fields: [String]
+        let options: [String]
+        let lines: [String]
+        var testDescription: String { "\(file): \(capture) \(fields.joined(separator: " "))" }
+    }
+
+    static let cases: [Case] = {
+        let folder = repositoryRoot.appendingPathComponent("Corpus/oracle/field-output")
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".txt") }.sorted()
+        return files.compactMap { file in
+            guard let text = try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8) else { return nil }
+            var lines = text.components(separatedBy: "\n")
+            if lines.last == "" { lines.removeLast() }
+            guard lines.count >= 3 else { return nil }
+            return Case(file: file, capture: lines[0], fields: lines[1].split(separator: " ").map(String.init),
+                        options: lines[2].split(separator: " ").map(String.init), lines: Array(lines.dropFirst(3)))
+        }
+    }()
+
+    @Test func theOracleCoversTheOptions() {
+        #expect(Self.cases.count >= 14)
+        let options = Set(Self.cases.flatMap(\.options))
+        for option in ["header=y", "separator=,", "quote=d", "quote=s", "occurrence=f", "occurrence=l", "aggregator=/s", "separator=/s"] {
+            #expect(options.contains(option), "no case uses -E \(option)")
+        }
+        #expect(Self.cases.reduce(0) { $0 + $1.fields.count } >= 80)
+    }
+
+    @Test(arguments: cases)
+    func theLinesAreTsharks(_ example: Case) throws {
+        let capture = try PcapFile(contentsOf: repositoryRoot.appendingPathComponent("Corpus/captures/\(example.capture)"))
+        let root = try #require(bundledSchema.rootStruct(forLinkType: capture.linkType))
+        var format = FieldExtractor.Format()
+        for option in example.options { try format.apply(option) }
+        var extractor = try FieldExtractor(fields: example.fields, schema: bundledSchema, format: format)
+        var interpreter = Interpreter(schema: bundledSchema)
+        var lines: [String] = format.header ? [extractor.headerLine] : []
+        for (index, frame) in capture.frames.enumerated() {
+            lines.append(interpreter.withDissection(of: frame, root: root, originalLength: capture.originalLengths[index]) {
+                extractor.line(for: $0, frameNumber: index + 1, originalLength: capture.originalLengths[index])
+            })
+        }
+        #expect(lines.count == example.lines.count)
+        for (number, (ours, theirs)) in zip(lines, example.lines).enumerated() {
+            #expect(ours == theirs, "line \(number + 1)")
+        }
+    }
+
+    @Test func badNamesAndOptionsSayWhatIsWrong() throws {
+        #expect(throws: DisplayFilterError.self) { try FieldExtractor(fields: [], schema: bundledSchema) }
+        do {
+            _ = try FieldExtractor(fields: ["ip.src", "tcp.srcprt"], schema: bundledSchema)
+            Issue.record("an unknown field was taken")
+        } catch {
+            #expect(error.message == "no field or protocol is named 'tcp.srcprt': did you mean tcp.srcport?")
+        }
+        var format = FieldExtractor.Format()
+        for bad in ["header", "separator=ab", "quote=x", "occurrence=z", "colour=red"] {
+            #expect(throws: DisplayFilterError.self, "\(bad)") { try format.apply(bad) }
+        }
+        try format.apply("separator=;")
+        #expect(format.separator == ";")
+    }
+}
