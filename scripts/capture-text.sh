@@ -6,8 +6,9 @@
 #                STOR) and tnftp, the Debian `ftp` client, in active mode (EPRT, then with
 #                `epsv4 off` PORT: SYST, FEAT, LIST, RETR, STOR). vsftpd opens active data
 #                connections from port 20, so those are ftp-data on TCP port 20.
-#   smtp.pcap    swaks to aiosmtpd (PyPI) on TCP 25: EHLO, AUTH LOGIN, MAIL, RCPT, DATA, QUIT in
-#                the clear; then a session with STARTTLS and the TLS that follows it.
+#   smtp.pcap    swaks to aiosmtpd (PyPI) on TCP 25: EHLO, AUTH LOGIN, MAIL, RCPT, DATA (the
+#                message, IMF), QUIT in the clear.
+#   smtp-starttls.pcap  the same with STARTTLS, and the TLS 1.3 that follows it.
 #   pop.pcap     curl pop3:// (CAPA, AUTH PLAIN, LIST, RETR, QUIT) and Python's poplib (USER, PASS,
 #                STAT, UIDL, TOP) to dovecot on TCP 110, one message in the mailbox.
 #   imap.pcap    curl imap:// (CAPABILITY, AUTHENTICATE, SELECT, UID FETCH, LIST, LOGOUT) and Python's
@@ -111,10 +112,12 @@ EOF
 }
 
 # ---- SMTP ------------------------------------------------------------------------------------
+swaks=(swaks --server 127.0.0.1:25 --helo client.example.test --from alice@example.test
+       --to bob@example.test --timeout 10 --header "Subject: corpus test" --body "Hello Bob.")
 smtp_traffic() {
-  local swaks=(swaks --server 127.0.0.1:25 --helo client.example.test --from alice@example.test
-               --to bob@example.test --timeout 10 --header "Subject: corpus test" --body "Hello Bob.")
   in_ns timeout 20 "${swaks[@]}" --auth LOGIN --auth-user alice --auth-password secret >/dev/null 2>&1 || true
+}
+smtp_starttls_traffic() {
   in_ns timeout 20 "${swaks[@]}" --tls >/dev/null 2>&1 || true
 }
 smtp() {
@@ -147,6 +150,7 @@ EOF
   pids+=("$server")
   sleep 2
   capture smtp 'tcp port 25' smtp_traffic
+  capture smtp-starttls 'tcp port 25' smtp_starttls_traffic
   kill "$server" 2>/dev/null || true
 }
 

@@ -1,0 +1,42 @@
+extension BundledSchemaOracleTests {
+    /// Text protocols on real loopback traffic (scripts/capture-text.sh), read segment by segment
+    /// (tshark with tcp.desegment_tcp_streams off): ftp.pcap (vsftpd with curl and tnftp, passive
+    /// and active, ftp-data from port 20), smtp.pcap (swaks and aiosmtpd, AUTH LOGIN and STARTTLS),
+    /// pop.pcap and imap.pcap (dovecot with curl, poplib and imaplib), telnet.pcap (inetutils
+    /// telnet and telnetd: option negotiation and a failed login).
+    static let textProtocolMappings: [Mapping] = [
+        // FTP: each line's parts (tshark's codes and ports are numbers shown as text, as here). An
+        // argument may hold quotes (257 "/" is the current directory), which the views escape: its
+        // bytes are compared. tshark's ftp-data, on a passive data connection it follows from the
+        // control connection, is out of reach (TCP payload here): not mapped.
+        map("ftp.request.command", "ftp.line[*].command", as: .text),
+        map("ftp.request.arg", "ftp.line[*].arg", as: .position),
+        map("ftp.response.code", "ftp.line[*].code", as: .text),
+        map("ftp.response.arg", "ftp.line[*].arg", as: .position),
+        map("ftp.passive.ip", "ftp.line[*].passive.ip", as: .text),
+        map("ftp.passive.port", "ftp.line[*].passive.port", as: .text),
+        map("ftp.active.cip", "ftp.line[*].active.ip", as: .text),
+        map("ftp.active.port", "ftp.line[*].active.port", as: .text),
+        map("ftp.eprt.af", "ftp.line[*].extended.af", as: .text),
+        map("ftp.eprt.ip", "ftp.line[*].extended.ip", as: .text),
+        map("ftp.eprt.port", "ftp.line[*].extended.port", as: .text),
+        map("ftp.epsv.port", "ftp.line[*].epsv_port", as: .text),
+        // SMTP: the lines (with their CRLF, as tshark's) and their parts. On STARTTLS tshark's command
+        // is STAR and its parameter TLS (it takes four letters): smtp-starttls.pcap lists those two
+        // fields among tshark's artifacts.
+        map("smtp.command_line", "smtp.line[*].command_line", as: .position),
+        map("smtp.req.command", "smtp.line[*].command", as: .text),
+        map("smtp.req.parameter", "smtp.line[*].parameter", as: .position),
+        map("smtp.response", "smtp.line[*].response", as: .position),
+        map("smtp.response.code", "smtp.line[*].code", as: .text),
+        map("smtp.rsp.parameter", "smtp.line[*].parameter", as: .position),
+        // POP
+        map("pop.request", "pop.line[*].request", as: .position),
+        map("pop.request.command", "pop.line[*].command", as: .text),
+        map("pop.request.parameter", "pop.line[*].parameter", as: .position),
+        map("pop.response", "pop.line[*].response", as: .position),
+        map("pop.response.indicator", "pop.line[*].indicator", as: .text),
+        map("pop.response.description", "pop.line[*].description", as: .position),
+        map("pop.response.data", "pop.line[*].data", as: .position),
+    ]
+}
