@@ -38,5 +38,21 @@ extension BundledSchemaOracleTests {
         map("pop.response.indicator", "pop.line[*].indicator", as: .text),
         map("pop.response.description", "pop.line[*].description", as: .position),
         map("pop.response.data", "pop.line[*].data", as: .position),
+        // IMAP: each line (with its CRLF), a request's or tagged response's parts (tshark's
+        // imap.tag and imap.command name the same bytes as the request's or response's own fields; UID FETCH
+        // is imap.command UID and imap.request.command FETCH).
+        map("imap.line", "imap.line[*].line", as: .position),
+        map("imap.request", "imap.line[*].request", as: .position),
+        map("imap.request_tag", "imap.line[*].request.tag", as: .text),
+        map("imap.request.command", "imap.line[*].request.command", as: .text),
+        map("imap.request.folder", "imap.line[*].request.folder", as: .text),
+        map("imap.request.username", "imap.line[*].request.username", as: .text),
+        map("imap.request.password", "imap.line[*].request.password", as: .position),
+        map("imap.response", "imap.line[*].response", as: .position),
+        map("imap.response_tag", "imap.line[*].response.tag", as: .text),
+        map("imap.response.status", "imap.line[*].response.status", as: .text),
+        map("imap.response.command", "imap.line[*].response.command", as: .text),
+        map("imap.tag", "imap.line[*].request.tag", "imap.line[*].response.tag", as: .text),
+        map("imap.command", "imap.line[*].request.command", "imap.line[*].request.uid", "imap.line[*].response.command", as: .text),
     ]
 }
