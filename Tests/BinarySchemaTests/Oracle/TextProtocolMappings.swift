@@ -54,5 +54,16 @@ extension BundledSchemaOracleTests {
         map("imap.response.command", "imap.line[*].response.command", as: .text),
         map("imap.tag", "imap.line[*].request.tag", "imap.line[*].response.tag", as: .text),
         map("imap.command", "imap.line[*].request.command", "imap.line[*].request.uid", "imap.line[*].response.command", as: .text),
+        // Telnet: each command and negotiation, the suboptions tshark decodes, and the text between
+        // (a NUL in the text, which tshark shows as nothing, is compared by its bytes).
+        map("telnet.cmd", "telnet.item[*].cmd"),
+        map("telnet.subcmd", "telnet.item[*].option", "telnet.item[*].suboption.command"),
+        map("telnet.option_data", "telnet.item[*].suboption", "telnet.item[*].suboption.data", as: .position),
+        map("telnet.string_subopt.value", "telnet.item[*].suboption.value", as: .text),
+        map("telnet.naws_subopt.width", "telnet.item[*].suboption.width"),
+        map("telnet.naws_subopt.height", "telnet.item[*].suboption.height"),
+        map("telnet.rfc_subopt.cmd", "telnet.item[*].suboption.command"),
+        map("telnet.enc.cmd", "telnet.item[*].suboption.command"),
+        map("telnet.data", "telnet.item[*].data", as: .position),
     ]
 }
