@@ -23,11 +23,15 @@
 # Corpus/oracle/<name>.json and <name>.checksums.tsv (write_capture). The traffic itself (ports,
 # dates, TLS keys) differs from run to run.
 #
-#   scripts/capture-text.sh [ftp] [smtp] [pop] [imap] [telnet]        (as root)
+#   irc.pcap     two Python socket clients through ngircd on TCP 6667: registration (NICK,
+#                USER, the numeric replies and MOTD), JOIN, TOPIC, PRIVMSG to the channel and a
+#                CTCP VERSION to a user, PING and PONG, PART, QUIT.
+#
+#   scripts/capture-text.sh [ftp] [smtp] [pop] [imap] [telnet] [irc]        (as root)
 #
 # Needs: tcpdump, tshark, vsftpd, tnftp (package ftp), curl, swaks, dovecot-pop3d,
-# dovecot-imapd, inetutils-telnetd, inetutils-telnet, expect, openssl, python3 with aiosmtpd
-# (apt-get install -y vsftpd ftp swaks dovecot-pop3d dovecot-imapd telnetd telnet expect;
+# dovecot-imapd, inetutils-telnetd, inetutils-telnet, expect, ngircd, openssl, python3 with aiosmtpd
+# (apt-get install -y vsftpd ftp swaks dovecot-pop3d dovecot-imapd telnetd telnet expect ngircd;
 # pip install aiosmtpd).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -237,9 +241,67 @@ EOF
   kill "$server" 2>/dev/null || true
 }
 
+# ---- IRC -------------------------------------------------------------------------------------
+irc_traffic() {
+  in_ns timeout 20 python3 - <<'PY' || true
+import socket
+def client(nick):
+    s = socket.create_connection(("127.0.0.1", 6667), timeout=5)
+    s.sendall(f"NICK {nick}\r\nUSER {nick} 0 * :Corpus {nick}\r\n".encode())
+    return s
+def drain(s, wait=1.0):
+    s.settimeout(wait)
+    try:
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                return
+            for line in chunk.split(b"\r\n"):
+                if line.startswith(b"PING "):
+                    s.sendall(b"PONG " + line[5:] + b"\r\n")
+    except socket.timeout:
+        pass
+alice, bob = client("alice"), client("bob")
+drain(alice); drain(bob)
+alice.sendall(b"JOIN #corpus\r\n"); drain(alice)
+bob.sendall(b"JOIN #corpus\r\n"); drain(bob); drain(alice, 0.5)
+alice.sendall(b"TOPIC #corpus :captured for dissect\r\n"); drain(alice); drain(bob, 0.5)
+alice.sendall(b"PRIVMSG #corpus :hello bob\r\n"); drain(bob)
+bob.sendall(b"PRIVMSG alice :\x01VERSION\x01\r\n"); drain(alice)
+bob.sendall(b"PING :corpus\r\n"); drain(bob)
+alice.sendall(b"PART #corpus :bye\r\n"); drain(alice); drain(bob, 0.5)
+alice.sendall(b"QUIT :done\r\n"); drain(alice)
+bob.sendall(b"QUIT\r\n"); drain(bob)
+PY
+}
+irc() {
+  mkdir -p "$work/irc"
+  cat > "$work/irc/ngircd.conf" <<EOF
+[Global]
+Name = irc.example.test
+Info = dissect corpus IRC server
+Listen = 127.0.0.1
+Ports = 6667
+MotdPhrase = Welcome to the corpus.
+PidFile = $work/irc/ngircd.pid
+[Options]
+PAM = no
+Ident = no
+DNS = no
+[Limits]
+PingTimeout = 120
+EOF
+  in_ns timeout 60 ngircd -n -f "$work/irc/ngircd.conf" >/dev/null 2>&1 &
+  local server=$!
+  pids+=("$server")
+  sleep 1
+  capture irc 'tcp port 6667' irc_traffic
+  kill "$server" 2>/dev/null || true
+}
+
 main() {
   local wanted=("$@")
-  [ ${#wanted[@]} -gt 0 ] || wanted=(ftp smtp pop imap telnet)
+  [ ${#wanted[@]} -gt 0 ] || wanted=(ftp smtp pop imap telnet irc)
   for name in "${wanted[@]}"; do "$name"; done
 }
 main "$@"

@@ -3,7 +3,7 @@ extension BundledSchemaOracleTests {
     /// (tshark with tcp.desegment_tcp_streams off): ftp.pcap (vsftpd with curl and tnftp, passive
     /// and active, ftp-data from port 20), smtp.pcap (swaks and aiosmtpd, AUTH LOGIN and STARTTLS),
     /// pop.pcap and imap.pcap (dovecot with curl, poplib and imaplib), telnet.pcap (inetutils
-    /// telnet and telnetd: option negotiation and a failed login).
+    /// telnet and telnetd: option negotiation and a failed login), irc.pcap (two clients through ngircd).
     static let textProtocolMappings: [Mapping] = [
         // FTP: each line's parts (tshark's codes and ports are numbers shown as text, as here). An
         // argument may hold quotes (257 "/" is the current directory), which the views escape: its
@@ -65,5 +65,18 @@ extension BundledSchemaOracleTests {
         map("telnet.rfc_subopt.cmd", "telnet.item[*].suboption.command"),
         map("telnet.enc.cmd", "telnet.item[*].suboption.command"),
         map("telnet.data", "telnet.item[*].data", as: .position),
+        // IRC: each line's message (without its CRLF) and its parts; a numeric reply's command is
+        // irc.response.num_command too (the same bytes).
+        map("irc.request", "irc.line[*].request", as: .position),
+        map("irc.request.command", "irc.line[*].request.command", as: .text),
+        map("irc.request.command_parameter", "irc.line[*].request.parameter[*].value", as: .text),
+        map("irc.request.trailer", "irc.line[*].request.trailer", as: .position),
+        map("irc.response", "irc.line[*].response", as: .position),
+        map("irc.response.prefix", "irc.line[*].response.prefix", as: .text),
+        map("irc.response.command", "irc.line[*].response.command", as: .text),
+        map("irc.response.num_command", "irc.line[*].response.num_command", as: .text),
+        map("irc.response.command_parameter", "irc.line[*].response.parameter[*].value", as: .text),
+        map("irc.response.trailer", "irc.line[*].response.trailer", as: .position),
+        map("irc.ctcp", "irc.line[*].request.ctcp", "irc.line[*].response.ctcp", as: .text),
     ]
 }
