@@ -27,11 +27,16 @@
 #                USER, the numeric replies and MOTD), JOIN, TOPIC, PRIVMSG to the channel and a
 #                CTCP VERSION to a user, PING and PONG, PART, QUIT.
 #
-#   scripts/capture-text.sh [ftp] [smtp] [pop] [imap] [telnet] [irc]        (as root)
+#   rtsp.pcap    ffmpeg pushing a one-second test video to ffmpeg listening as an RTSP server
+#                on TCP 554: OPTIONS, ANNOUNCE (with its SDP), SETUP, RECORD, TEARDOWN; once with
+#                RTP over UDP (not captured) and once interleaved in the RTSP connection ($ frames).
+#
+#   scripts/capture-text.sh [ftp] [smtp] [pop] [imap] [telnet] [irc] [rtsp]        (as root)
 #
 # Needs: tcpdump, tshark, vsftpd, tnftp (package ftp), curl, swaks, dovecot-pop3d,
-# dovecot-imapd, inetutils-telnetd, inetutils-telnet, expect, ngircd, openssl, python3 with aiosmtpd
-# (apt-get install -y vsftpd ftp swaks dovecot-pop3d dovecot-imapd telnetd telnet expect ngircd;
+# dovecot-imapd, inetutils-telnetd, inetutils-telnet, expect, ngircd, ffmpeg, openssl, python3 with
+# aiosmtpd (apt-get install -y vsftpd ftp swaks dovecot-pop3d dovecot-imapd telnetd telnet expect ngircd
+# ffmpeg;
 # pip install aiosmtpd).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -299,9 +304,24 @@ EOF
   kill "$server" 2>/dev/null || true
 }
 
+# ---- RTSP ------------------------------------------------------------------------------------
+rtsp_session() { # transport
+  in_ns timeout 20 ffmpeg -nostdin -loglevel error -rtsp_flags listen -timeout 15 -i rtsp://127.0.0.1:554/live \
+    -f null - >/dev/null 2>&1 &
+  local server=$!
+  pids+=("$server")
+  sleep 1
+  in_ns timeout 15 ffmpeg -nostdin -loglevel error -re -f lavfi -i testsrc=size=64x48:rate=5 -t 1 -c:v mpeg4 \
+    -rtsp_transport "$1" -f rtsp rtsp://127.0.0.1:554/live >/dev/null 2>&1 || true
+  sleep 1
+  kill "$server" 2>/dev/null || true
+}
+rtsp_traffic() { rtsp_session udp; rtsp_session tcp; }
+rtsp() { capture rtsp 'tcp port 554' rtsp_traffic; }
+
 main() {
   local wanted=("$@")
-  [ ${#wanted[@]} -gt 0 ] || wanted=(ftp smtp pop imap telnet irc)
+  [ ${#wanted[@]} -gt 0 ] || wanted=(ftp smtp pop imap telnet irc rtsp)
   for name in "${wanted[@]}"; do "$name"; done
 }
 main "$@"

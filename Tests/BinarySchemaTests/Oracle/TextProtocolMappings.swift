@@ -3,7 +3,8 @@ extension BundledSchemaOracleTests {
     /// (tshark with tcp.desegment_tcp_streams off): ftp.pcap (vsftpd with curl and tnftp, passive
     /// and active, ftp-data from port 20), smtp.pcap (swaks and aiosmtpd, AUTH LOGIN and STARTTLS),
     /// pop.pcap and imap.pcap (dovecot with curl, poplib and imaplib), telnet.pcap (inetutils
-    /// telnet and telnetd: option negotiation and a failed login), irc.pcap (two clients through ngircd).
+    /// telnet and telnetd: option negotiation and a failed login), irc.pcap (two clients through ngircd),
+    /// rtsp.pcap (ffmpeg to ffmpeg as an RTSP server, RTP over UDP and interleaved).
     static let textProtocolMappings: [Mapping] = [
         // FTP: each line's parts (tshark's codes and ports are numbers shown as text, as here). An
         // argument may hold quotes (257 "/" is the current directory), which the views escape: its
@@ -78,5 +79,20 @@ extension BundledSchemaOracleTests {
         map("irc.response.command_parameter", "irc.line[*].response.parameter[*].value", as: .text),
         map("irc.response.trailer", "irc.line[*].response.trailer", as: .position),
         map("irc.ctcp", "irc.line[*].request.ctcp", "irc.line[*].response.ctcp", as: .text),
+        // RTSP: the start lines (with their CRLF), their parts, the headers tshark names (each its
+        // line without CRLF), a continued body, the interleaved frames' headers.
+        map("rtsp.request", "rtsp.item[*].request", as: .position),
+        map("rtsp.method", "rtsp.item[*].method", as: .text),
+        map("rtsp.url", "rtsp.item[*].url", as: .text),
+        map("rtsp.response", "rtsp.item[*].response", as: .position),
+        map("rtsp.status", "rtsp.item[*].status", as: .text),
+        map("rtsp.content-type", "rtsp.item[*].header[*].line", as: .position),
+        map("rtsp.content-length", "rtsp.item[*].header[*].line", as: .position),
+        map("rtsp.transport", "rtsp.item[*].header[*].line", as: .position),
+        map("rtsp.session", "rtsp.item[*].header[*].line", as: .position),
+        map("rtsp.data", "rtsp.item[*].data", "rtsp.item[*].body", as: .position),
+        map("rtsp.magic", "rtsp.item[*].magic"),
+        map("rtsp.channel", "rtsp.item[*].channel"),
+        map("rtsp.length", "rtsp.item[*].length"),
     ]
 }
