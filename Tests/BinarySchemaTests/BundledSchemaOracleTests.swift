@@ -35,7 +35,7 @@ import Testing
     /// Every mapped tshark field, by area; each file in Oracle/ holds one area's list.
     static let mappings: [Mapping] = coreMappings + linkLayerMappings + l2Mappings + serialMappings + networkMappings
         + transportMappings + icmpMappings + udpApplicationMappings + mdnsMappings
-        + bgpAndFriendsMappings + tcpApplicationMappings + tlsMappings + icsMappings
+        + bgpAndFriendsMappings + tcpApplicationMappings + tlsMappings + icsMappings + textProtocolMappings
 
     /// One occurrence of a tshark field: raw hex, offset, length, bitmask, and its shown value.
     struct OracleField {
@@ -75,9 +75,11 @@ import Testing
     /// the LLDP fields tshark shows there too.
     /// tcp.pcap, tcp6.pcapng and checksums.pcap were read with TCP reassembly on: tshark's HTTP response there is
     /// a reassembled body's lines, at offsets in the reassembled bytes.
+    /// smtp-starttls.pcap: tshark takes an SMTP command's first four letters for the command, so
+    /// STARTTLS is command STAR and parameter TLS (ours: command STARTTLS, no parameter).
     static let tsharkArtifacts: [String: Set<String>] = [
         "lldp.pcap": ["eth.trailer", "eth.fcs"], "tcp.pcap": ["http.response.line"], "tcp6.pcapng": ["http.response.line"],
-        "checksums.pcap": ["http.response.line"],
+        "checksums.pcap": ["http.response.line"], "smtp-starttls.pcap": ["smtp.req.command", "smtp.req.parameter"],
     ]
 
     static func oracle(_ capture: String) -> URL {
