@@ -131,6 +131,12 @@ extension Checker {
                 displayFormat = checked
             }
         }
+        // A switch whose cases have attributes is read as their fields: they show its @display too.
+        if let displayFormat, case .switchOn(let choice) = type {
+            for id in choice.caseFieldIDs where fields.indices.contains(id) && fields[id].displayFormat == nil {
+                fields[id] = fields[id].withDisplayFormat(displayFormat)
+            }
+        }
         let checksum = checksumAttribute.flatMap { checkChecksum($0, field: syntax, type: type, scope: scope) }
         if syntax.isLazy {
             if position == nil {

@@ -30,6 +30,61 @@ extension Checker {
             shallowFields.append(list)
             lazySlots.append(lazy)
         }
+        refineReferencedComputedTypes()
+    }
+
+    /// `let c = parent.b` or `let c = header.flag`: a computed value that names a field of another
+    /// struct is a bool when that field is, which is known once every struct's fields are listed.
+    /// A few rounds settle a chain of such values naming each other.
+    mutating func refineReferencedComputedTypes() {
+        for _ in 0..<4 {
+            var changed = false
+            for (id, entry) in structSyntax.enumerated() {
+                let offset = entry.syntax.parameters.count
+                for (index, field) in entry.syntax.fields.enumerated() {
+                    guard let value = field.value, case .member = value, case .named("let", _) = field.type,
+                          shallowFields[id][offset + index].type == .integer,
+                          referencedType(value, from: id) == .boolean else { continue }
+                    shallowFields[id][offset + index].type = .boolean
+                    changed = true
+                }
+            }
+            if !changed { return }
+        }
+    }
+
+    /// The type a reference (`parent.parent.x`, `a.b.c`) names from struct `id`, when every struct
+    /// it may reach agrees; nil when it cannot be told here.
+    func referencedType(_ expression: ExpressionSyntax, from id: Int) -> ValueType? {
+        var names: [String] = []
+        var cursor = expression
+        while case .member(let base, let name, _) = cursor {
+            names.insert(name, at: 0)
+            cursor = base
+        }
+        guard case .name(let first, _) = cursor else { return nil }
+        names.insert(first, at: 0)
+        var candidates: Set<Int> = [id]
+        var start = 0
+        while start < names.count - 1, names[start] == "parent" {
+            candidates = Set(candidates.flatMap { parentsOf[$0] })
+            start += 1
+        }
+        var type: ValueType?
+        for name in names[start...] {
+            var next: Set<Int> = []
+            var found: ValueType?
+            for candidate in candidates {
+                guard let field = shallowFields[candidate].last(where: { $0.name == name }) else { return nil }
+                if let found, found != field.type { return nil }
+                found = field.type
+                if case .structure(let structID, _) = field.type { next.insert(structID) }
+            }
+            guard let found else { return nil }
+            type = found
+            candidates = next
+        }
+        return type
     }
 
     /// `expanding`: aliases being expanded on the way here, so one that refers to itself ends.

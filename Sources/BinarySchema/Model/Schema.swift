@@ -616,6 +616,15 @@ public final class Field: Sendable {
     /// How the field names itself for filters and field output (`tcp.srcport`), from its name or `@name`.
     public let filterNaming: FilterNaming
 
+    /// The same field, shown with `displayFormat` (a switch's `@display`, given to the fields its
+    /// cases with attributes are read as).
+    func withDisplayFormat(_ displayFormat: (format: String, arguments: [Program])) -> Field {
+        Field(id: id, name: name, structID: structID, slot: slot, type: type, condition: condition, constraints: constraints,
+              size: size, display: display, displayFormat: displayFormat, location: location,
+              littleEndianCondition: littleEndianCondition, position: position, alignment: alignment, checksum: checksum,
+              isHidden: isHidden, isLazy: isLazy, filterNaming: filterNaming)
+    }
+
     init(id: Int, name: String, structID: Int, slot: Int, type: FieldType, condition: Program?, constraints: [Program],
          size: Program?, display: DisplayHint, displayFormat: (format: String, arguments: [Program])?,
          location: SchemaLocation, littleEndianCondition: Program? = nil, position: Program? = nil, alignment: Int = 0,

@@ -256,6 +256,8 @@ struct Layout {
                 writeRange(from: node, segment, below: layer, into: &sink)
             }
         }
+        // Every group absent: the label alone, without the space that would have led the summary.
+        if sink.count == summaryStart { sink.trimTrailingSpaces() }
     }
 
     /// `{flags|fin:F syn:S ack:.}`: the letter of each set 1-bit field, in order, or `none`.

@@ -14,10 +14,12 @@ extension BundledSchemaOracleTests {
         map("ftp.request.arg", "ftp.line[*].arg", as: .position),
         map("ftp.response.code", "ftp.line[*].code", as: .text),
         map("ftp.response.arg", "ftp.line[*].arg", as: .position),
-        map("ftp.passive.ip", "ftp.line[*].passive.ip", as: .text),
-        map("ftp.passive.port", "ftp.line[*].passive.port", as: .text),
-        map("ftp.active.cip", "ftp.line[*].active.ip", as: .text),
-        map("ftp.active.port", "ftp.line[*].active.port", as: .text),
+        // The address and port as written on the wire ("127,0,0,1", "142,243"), which @display shows as
+        // tshark does (127.0.0.1, 36595): compared by their bytes.
+        map("ftp.passive.ip", "ftp.line[*].passive.ip", as: .position),
+        map("ftp.passive.port", "ftp.line[*].passive.port", as: .position),
+        map("ftp.active.cip", "ftp.line[*].active.ip", as: .position),
+        map("ftp.active.port", "ftp.line[*].active.port", as: .position),
         map("ftp.eprt.af", "ftp.line[*].extended.af", as: .text),
         map("ftp.eprt.ip", "ftp.line[*].extended.ip", as: .text),
         map("ftp.eprt.port", "ftp.line[*].extended.port", as: .text),
@@ -75,7 +77,8 @@ extension BundledSchemaOracleTests {
         map("irc.response", "irc.line[*].response", as: .position),
         map("irc.response.prefix", "irc.line[*].response.prefix", as: .text),
         map("irc.response.command", "irc.line[*].response.command", as: .text),
-        map("irc.response.num_command", "irc.line[*].response.num_command", as: .text),
+        // The numeric reply as written ("001"); tshark's is the number (1).
+        map("irc.response.num_command", "irc.line[*].response.num_command", as: .position),
         map("irc.response.command_parameter", "irc.line[*].response.parameter[*].value", as: .text),
         map("irc.response.trailer", "irc.line[*].response.trailer", as: .position),
         map("irc.ctcp", "irc.line[*].request.ctcp", "irc.line[*].response.ctcp", as: .text),
