@@ -122,9 +122,38 @@ capture_pgsql() {
   stop_servers
 }
 
+capture_mysql() {
+  local data=$work/mysql
+  mkdir -p "$data" "$work/mysqlrun"; chown mysql "$data" "$work/mysqlrun"
+  mariadb-install-db --user=mysql --datadir="$data" --auth-root-authentication-method=socket \
+    --skip-test-db >/dev/null 2>&1
+  server mariadbd --no-defaults --user=mysql --datadir="$data" --bind-address=127.0.0.1 --port=3306 \
+    --socket="$work/mysqlrun/mysqld.sock" --pid-file="$work/mysqlrun/mysqld.pid" --skip-log-bin \
+    --skip-name-resolve --ssl=0
+  # The user, over the Unix socket (not captured).
+  in_ns mariadb --no-defaults -S "$work/mysqlrun/mysqld.sock" -u root \
+    -e "CREATE USER 'alice'@'127.0.0.1' IDENTIFIED BY 'wonderland'; CREATE DATABASE shop; GRANT ALL ON shop.* TO 'alice'@'127.0.0.1'"
+  start_capture mysql 'tcp port 3306'
+  # The client sends each statement of -e as a query of its own.
+  in_ns timeout 20 mariadb --no-defaults -h 127.0.0.1 -P 3306 -u alice -pwonderland --skip-ssl shop -e "
+    CREATE TABLE items (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(20) NOT NULL, price DECIMAL(8,2), added DATE);
+    INSERT INTO items (name, price, added) VALUES ('apple', 0.50, '2026-01-01'), ('pear', 0.75, NULL);
+    SELECT id, name, price, added FROM items ORDER BY id;
+    SELECT * FROM missing_table;" >/dev/null 2>&1 || true
+  in_ns timeout 20 mariadb --no-defaults -h 127.0.0.1 -P 3306 -u alice -pwonderland --skip-ssl shop -e "
+    SELECT COUNT(*) AS n, SUM(price) FROM items; UPDATE items SET price = price + 1 WHERE id = 2; USE shop;" \
+    >/dev/null 2>&1 || true
+  # A wrong password: the server's ERR packet ends the session.
+  in_ns timeout 20 mariadb --no-defaults -h 127.0.0.1 -P 3306 -u alice -pguess --skip-ssl shop -e "SELECT 1" \
+    >/dev/null 2>&1 || true
+  stop_capture mysql
+  stop_servers
+}
+
 for name in "${wanted[@]}"; do
   case $name in
   pgsql) capture_pgsql ;;
+  mysql) capture_mysql ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac
 done

@@ -1,7 +1,7 @@
 extension BundledSchemaOracleTests {
     /// Databases and caches on real loopback traffic (scripts/capture-db.sh), read segment by
     /// segment (tshark with tcp.desegment_tcp_streams off): pgsql.pcap (PostgreSQL 15, psql and
-    /// pgbench).
+    /// pgbench), mysql.pcap (MariaDB 10.11 and its client).
     static let databaseMappings: [Mapping] = [
         // PostgreSQL: tshark's pgsql.type is the type byte's name (a string), ours the byte as an
         // enum of the direction's types; an error or notice field (pgsql.severity, pgsql.code, ...)
@@ -38,5 +38,56 @@ extension BundledSchemaOracleTests {
         map("pgsql.code", "pgsql.be_body.fields[*]", as: .position), map("pgsql.message", "pgsql.be_body.fields[*]", as: .position),
         map("pgsql.position", "pgsql.be_body.fields[*]", as: .position), map("pgsql.file", "pgsql.be_body.fields[*]", as: .position),
         map("pgsql.line", "pgsql.be_body.fields[*]", as: .position), map("pgsql.routine", "pgsql.be_body.fields[*]", as: .position),
+        // MySQL/MariaDB: capability and status flags are 16-bit little-endian words, their bits read
+        // least significant first; tshark's masks number them in the word, so the words are compared
+        // by position. A length-encoded integer is compared by its first byte (mariadb.prefix),
+        // which is its value below 251; a length-encoded string by its text (`value`).
+        map("mysql.packet_length", "mysql.packet_length"), map("mysql.packet_number", "mysql.packet_number"),
+        map("mysql.protocol", "mysql.body.protocol"), map("mysql.version", "mysql.body.version", as: .text),
+        map("mysql.thread_id", "mysql.body.thread_id"), map("mysql.salt", "mysql.body.salt", as: .position),
+        map("mysql.caps.server", "mysql.body.caps_server", as: .position),
+        map("mysql.caps.client", "mysql.body.caps_client", as: .position),
+        map("mysql.extcaps.server", "mysql.body.extcaps_server", as: .position),
+        map("mysql.extcaps.client", "mysql.body.extcaps_client", as: .position),
+        map("mariadb.extcaps.server", "mysql.body.mariadb_extcaps_server", as: .position),
+        map("mariadb.extcaps.client", "mysql.body.mariadb_extcaps_client", as: .position),
+        map("mariadb.server_language", "mysql.body.server_language"),
+        map("mysql.server_status", "mysql.body.server_status", as: .position),
+        map("mysql.auth_plugin.length", "mysql.body.auth_plugin_length"),
+        map("mysql.unused", "mysql.body.unused", as: .position),
+        map("mysql.salt2", "mysql.body.salt2", as: .position), map("mysql.auth_plugin", "mysql.body.auth_plugin", as: .text),
+        map("mysql.max_packet", "mysql.body.max_packet"), map("mariadb.charset", "mysql.body.charset"),
+        map("mysql.user", "mysql.body.user", as: .text), map("mysql.passwd", "mysql.body.passwd", as: .position),
+        map("mysql.schema", "mysql.body.schema", as: .position),
+        map("mysql.client_auth_plugin", "mysql.body.client_auth_plugin", as: .position),
+        map("mysql.connattrs.length", "mysql.body.connattrs.length"),
+        map("mysql.connattrs.name.length", "mysql.body.connattrs.attr[*].name.length"),
+        map("mysql.connattrs.name", "mysql.body.connattrs.attr[*].name.value", as: .text),
+        map("mysql.connattrs.value.length", "mysql.body.connattrs.attr[*].value.length"),
+        map("mysql.connattrs.value", "mysql.body.connattrs.attr[*].value.value", as: .text),
+        map("mysql.command", "mysql.body.command"), map("mysql.query", "mysql.body.query", as: .text),
+        map("mysql.response_code", "mysql.body.response_code"),
+        map("mysql.affected_rows", "mysql.body.affected_rows.prefix"), map("mysql.insert_id", "mysql.body.insert_id.prefix"),
+        map("mysql.warnings", "mysql.body.warnings"),
+        map("mysql.message", "mysql.body.info.value", "mysql.body.info_text", as: .text),
+        map("mysql.session_track.data.length", "mysql.body.session_track_data.length"),
+        map("mysql.session_track.type", "mysql.body.session_track_data.session_track[*].type"),
+        map("mysql.session_track.length", "mysql.body.session_track_data.session_track[*].length"),
+        map("mysql.session_track.schema.length", "mysql.body.session_track_data.session_track[*].schema.length"),
+        map("mysql.session_track.schema", "mysql.body.session_track_data.session_track[*].schema.value", as: .text),
+        map("mysql.error_code", "mysql.body.error_code"), map("mysql.sqlstate", "mysql.body.sqlstate", as: .text),
+        map("mysql.error.message", "mysql.body.message", as: .text),
+        map("mysql.eof", "mysql.body.response_code"),
+        map("mysql.num_fields", "mysql.body.num_fields"), map("mysql.metadata_follows", "mysql.body.metadata_follows"),
+        map("mysql.field.catalog", "mysql.body.catalog.value", as: .text), map("mysql.field.db", "mysql.body.db.value", as: .text),
+        map("mysql.field.table", "mysql.body.table.value", as: .text),
+        map("mysql.field.org_table", "mysql.body.org_table.value", as: .text),
+        map("mysql.field.name", "mysql.body.name.value", as: .text),
+        map("mysql.field.org_name", "mysql.body.org_name.value", as: .text),
+        map("mysql.extmeta.length", "mysql.body.extmeta_data.length"),
+        map("mysql.field.charsetnr", "mysql.body.charsetnr"), map("mysql.field.length", "mysql.body.length"),
+        map("mysql.field.type", "mysql.body.type"), map("mysql.field.flags", "mysql.body.flags", as: .position),
+        map("mysql.field.decimals", "mysql.body.decimals"),
+        map("mysql.row.text", "mysql.body.values[*].value", as: .text),
     ]
 }
