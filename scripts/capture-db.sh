@@ -4,10 +4,10 @@
 # bounded in time), and records tshark's dissection of the same bytes as the oracle the tests
 # compare with.
 #
-#   scripts/capture-db.sh [pgsql] [mysql] [redis] [mongo] [memcache]
-#                                          (as root; needs tcpdump, tshark, python3 with venv,
-#                                           Debian's postgresql, mariadb-server, mariadb-client,
-#                                           redis-server, redis-tools and memcached, and PyPI)
+#   scripts/capture-db.sh [pgsql] [mysql] [redis]
+#                                          (as root; needs tcpdump, tshark, python3, and Debian's
+#                                           postgresql, mariadb-server, mariadb-client,
+#                                           redis-server and redis-tools)
 #
 #   pgsql.pcap     PostgreSQL 15 (postgres) and psql/pgbench on TCP 5432: an SSL request the
 #                  server refuses ('N'), the startup message, SCRAM-SHA-256 (SASL, SASL continue,
@@ -18,14 +18,15 @@
 #                  extended query protocol (pgbench -M extended: parse, bind, describe, execute,
 #                  sync and their completions) and terminate.
 #   mysql.pcap     MariaDB 10.11 (mariadbd) and the mariadb client on TCP 3306: server greeting,
-#                  login request (mysql_native_password), OK, queries (CREATE, INSERT, SELECT with
-#                  column definitions, rows and EOF/OK), an error, a failed login (ERR), quit.
+#                  login request (mysql_native_password, connection attributes), OK with session
+#                  tracking, queries (CREATE, INSERT, SELECT with column definitions, rows and
+#                  EOF, UPDATE), an error, init DB, a failed login (ERR), quit.
 #   redis.pcap     redis-server 7 and redis-cli on TCP 6379: PING, SET, GET, INCR, lists, hashes,
-#                  a missing key (null bulk string), a WRONGTYPE error, DEL, QUIT (RESP arrays,
-#                  bulk strings, simple strings, integers, errors).
-#   mongo.pcap     see the mongo section below.
-#   memcache.pcap  memcached 1.6 on TCP 11211: the text protocol (set, get, incr, delete, a miss,
-#                  stats) and the binary protocol (pymemcache cannot; python-binary-memcached).
+#                  a missing key (null bulk string), INCR of a string (an error), DEL, an unknown
+#                  command (RESP arrays, bulk strings, simple strings, integers, errors).
+#
+# MongoDB and memcached are not captured yet: Debian 12 has no mongod, and no real server of the
+# MongoDB wire protocol was installed here; memcached is left for later.
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/common.py's write_capture), with its oracle Corpus/oracle/<name>.json and
@@ -35,10 +36,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-venv=${DB_VENV:-/tmp/dissect-db-venv}
 ns=dsx-db
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(pgsql mysql redis mongo memcache)
+[ ${#wanted[@]} -gt 0 ] || wanted=(pgsql mysql redis)
 
 work=$(mktemp -d)
 chmod 755 "$work"
@@ -150,10 +150,31 @@ capture_mysql() {
   stop_servers
 }
 
+capture_redis() {
+  server redis-server --port 6379 --bind 127.0.0.1 --save '' --appendonly no --dir "$work" --protected-mode no
+  start_capture redis 'tcp port 6379'
+  local cli=(timeout 10 redis-cli -h 127.0.0.1 -p 6379)
+  in_ns "${cli[@]}" PING >/dev/null
+  in_ns "${cli[@]}" SET greeting "hello world" >/dev/null
+  in_ns "${cli[@]}" GET greeting >/dev/null
+  in_ns "${cli[@]}" GET missing >/dev/null
+  in_ns "${cli[@]}" INCR visits >/dev/null
+  in_ns "${cli[@]}" RPUSH fruit apple pear fig >/dev/null
+  in_ns "${cli[@]}" LRANGE fruit 0 -1 >/dev/null
+  in_ns "${cli[@]}" HSET item:1 name apple price 0.50 >/dev/null
+  in_ns "${cli[@]}" HGETALL item:1 >/dev/null
+  in_ns "${cli[@]}" INCR greeting >/dev/null || true
+  in_ns "${cli[@]}" DEL greeting fruit >/dev/null
+  in_ns "${cli[@]}" NOSUCHCOMMAND x >/dev/null || true
+  stop_capture redis
+  stop_servers
+}
+
 for name in "${wanted[@]}"; do
   case $name in
   pgsql) capture_pgsql ;;
   mysql) capture_mysql ;;
+  redis) capture_redis ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac
 done

@@ -1,7 +1,7 @@
 extension BundledSchemaOracleTests {
     /// Databases and caches on real loopback traffic (scripts/capture-db.sh), read segment by
     /// segment (tshark with tcp.desegment_tcp_streams off): pgsql.pcap (PostgreSQL 15, psql and
-    /// pgbench), mysql.pcap (MariaDB 10.11 and its client).
+    /// pgbench), mysql.pcap (MariaDB 10.11 and its client), redis.pcap (redis-server 7 and redis-cli).
     static let databaseMappings: [Mapping] = [
         // PostgreSQL: tshark's pgsql.type is the type byte's name (a string), ours the byte as an
         // enum of the direction's types; an error or notice field (pgsql.severity, pgsql.code, ...)
@@ -89,5 +89,16 @@ extension BundledSchemaOracleTests {
         map("mysql.field.type", "mysql.body.type"), map("mysql.field.flags", "mysql.body.flags", as: .position),
         map("mysql.field.decimals", "mysql.body.decimals"),
         map("mysql.row.text", "mysql.body.values[*].value", as: .text),
+        // Redis RESP: tshark's items span their lines (type byte, text, CRLF); ours too, the
+        // length lines shown by their number, the simple strings, errors and integers by their text.
+        map("resp.array", "resp.value.array", as: .position),
+        map("resp.array.length", "resp.value.array.length", as: .position),
+        map("resp.bulk_string", "resp.value.bulk_string", "resp.value.array.elements[*].bulk_string", as: .position),
+        map("resp.bulk_string.length", "resp.value.bulk_string.length", "resp.value.array.elements[*].bulk_string.length",
+            as: .position),
+        map("resp.bulk_string.value", "resp.value.bulk_string.value", "resp.value.array.elements[*].bulk_string.value",
+            as: .position),
+        map("resp.string", "resp.value.string", as: .position), map("resp.error", "resp.value.error", as: .position),
+        map("resp.integer", "resp.value.integer", as: .position),
     ]
 }
