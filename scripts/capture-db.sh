@@ -7,7 +7,7 @@
 #   scripts/capture-db.sh [pgsql] [mysql] [redis]
 #                                          (as root; needs tcpdump, tshark, python3, and Debian's
 #                                           postgresql, mariadb-server, mariadb-client,
-#                                           redis-server and redis-tools)
+#                                           redis-server, redis-tools and python3-redis)
 #
 #   pgsql.pcap     PostgreSQL 15 (postgres) and psql/pgbench on TCP 5432: an SSL request the
 #                  server refuses ('N'), the startup message, SCRAM-SHA-256 (SASL, SASL continue,
@@ -21,7 +21,8 @@
 #                  login request (mysql_native_password, connection attributes), OK with session
 #                  tracking, queries (CREATE, INSERT, SELECT with column definitions, rows and
 #                  EOF, UPDATE), an error, init DB, a failed login (ERR), quit.
-#   redis.pcap     redis-server 7 and redis-cli on TCP 6379: PING, SET, GET, INCR, lists, hashes,
+#   redis.pcap     redis-server 7 with redis-cli and python3-redis on TCP 6379: PING, SET, GET,
+#                  INCR, lists, hashes,
 #                  a missing key (null bulk string), INCR of a string (an error), DEL, an unknown
 #                  command (RESP arrays, bulk strings, simple strings, integers, errors).
 #
@@ -98,8 +99,9 @@ capture_pgsql() {
   start_capture pgsql 'tcp port 5432'
   # alice: sslmode=prefer asks for TLS first (refused: the server has ssl off), then SCRAM.
   PGPASSWORD=wonderland in_ns timeout 20 "$bin/psql" -X "host=127.0.0.1 port=5432 user=alice dbname=shop sslmode=prefer application_name=dissect" \
-    -c "CREATE TABLE items (id serial PRIMARY KEY, name text NOT NULL, price numeric(8,2), added date)" \
-    -c "INSERT INTO items (name, price, added) VALUES ('apple', 0.50, '2026-01-01'), ('pear', 0.75, NULL), ('fig', 2.10, '2026-02-03')" \
+    -c "CREATE TABLE items (id serial PRIMARY KEY, name text, price numeric(8,2), added date)" \
+    -c "INSERT INTO items (name, price, added) VALUES ('apple', 0.5, '2026-01-01'), ('pear', 0.75, NULL)" \
+    -c "INSERT INTO items (name, price, added) VALUES ('fig', 2.10, '2026-02-03')" \
     -c "SELECT id, name, price, added FROM items ORDER BY id" \
     -c "SELECT count(*) AS n, sum(price) FROM items" \
     -c "SELECT * FROM missing_table" \
@@ -107,9 +109,7 @@ capture_pgsql() {
     -c "\\copy (SELECT name, price FROM items) TO STDOUT" >/dev/null 2>&1 || true
   # bob: md5, no TLS asked.
   PGPASSWORD=builder in_ns timeout 20 "$bin/psql" -X "host=127.0.0.1 port=5432 user=bob dbname=postgres sslmode=disable" \
-    -c "SELECT current_user, version() LIKE 'PostgreSQL%' AS pg, 1/0 AS boom" >/dev/null 2>&1 || true
-  PGPASSWORD=builder in_ns timeout 20 "$bin/psql" -X "host=127.0.0.1 port=5432 user=bob dbname=postgres sslmode=disable" \
-    -c "SHOW server_version_num" >/dev/null 2>&1 || true
+    -c "SELECT current_user, 1/0 AS boom" -c "SHOW server_version_num" >/dev/null 2>&1 || true
   # A wrong password: the server's FATAL error response ends the session.
   PGPASSWORD=guess in_ns timeout 20 "$bin/psql" -X "host=127.0.0.1 port=5432 user=alice dbname=shop sslmode=disable" \
     -c "SELECT 1" >/dev/null 2>&1 || true
@@ -136,8 +136,8 @@ capture_mysql() {
   start_capture mysql 'tcp port 3306'
   # The client sends each statement of -e as a query of its own.
   in_ns timeout 20 mariadb --no-defaults -h 127.0.0.1 -P 3306 -u alice -pwonderland --skip-ssl shop -e "
-    CREATE TABLE items (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(20) NOT NULL, price DECIMAL(8,2), added DATE);
-    INSERT INTO items (name, price, added) VALUES ('apple', 0.50, '2026-01-01'), ('pear', 0.75, NULL);
+    CREATE TABLE items (id INT AUTO_INCREMENT PRIMARY KEY, name TEXT, price DECIMAL(8,2), added DATE);
+    INSERT INTO items (name, price, added) VALUES ('apple', 0.5, '2026-01-01'), ('pear', 0.75, NULL);
     SELECT id, name, price, added FROM items ORDER BY id;
     SELECT * FROM missing_table;" >/dev/null 2>&1 || true
   in_ns timeout 20 mariadb --no-defaults -h 127.0.0.1 -P 3306 -u alice -pwonderland --skip-ssl shop -e "
@@ -153,19 +153,24 @@ capture_mysql() {
 capture_redis() {
   server redis-server --port 6379 --bind 127.0.0.1 --save '' --appendonly no --dir "$work" --protected-mode no
   start_capture redis 'tcp port 6379'
-  local cli=(timeout 10 redis-cli -h 127.0.0.1 -p 6379)
-  in_ns "${cli[@]}" PING >/dev/null
-  in_ns "${cli[@]}" SET greeting "hello world" >/dev/null
-  in_ns "${cli[@]}" GET greeting >/dev/null
-  in_ns "${cli[@]}" GET missing >/dev/null
-  in_ns "${cli[@]}" INCR visits >/dev/null
-  in_ns "${cli[@]}" RPUSH fruit apple pear fig >/dev/null
-  in_ns "${cli[@]}" LRANGE fruit 0 -1 >/dev/null
-  in_ns "${cli[@]}" HSET item:1 name apple price 0.50 >/dev/null
-  in_ns "${cli[@]}" HGETALL item:1 >/dev/null
-  in_ns "${cli[@]}" INCR greeting >/dev/null || true
-  in_ns "${cli[@]}" DEL greeting fruit >/dev/null
-  in_ns "${cli[@]}" NOSUCHCOMMAND x >/dev/null || true
+  # redis-cli on a command line of its own (a connection each), then Debian's python3-redis on one
+  # connection (redis-cli reading commands from its input first asks for COMMAND DOCS, 100 KB).
+  in_ns timeout 10 redis-cli -h 127.0.0.1 -p 6379 PING >/dev/null
+  in_ns timeout 10 redis-cli -h 127.0.0.1 -p 6379 SET greeting "hello world" >/dev/null
+  in_ns timeout 10 redis-cli -h 127.0.0.1 -p 6379 GET missing >/dev/null
+  in_ns timeout 20 /usr/bin/python3 - <<'PY'
+import redis
+r = redis.Redis(host="127.0.0.1", port=6379, socket_timeout=5)
+r.get("greeting"); r.incr("visits"); r.rpush("fruit", "apple", "pear", "fig"); r.lrange("fruit", 0, -1)
+r.hset("item:1", mapping={"name": "apple", "price": "0.50"}); r.hgetall("item:1")
+for command in (("INCR", "greeting"), ("NOSUCHCOMMAND", "x")):
+    try:
+        r.execute_command(*command)
+    except redis.ResponseError:
+        pass
+r.delete("greeting", "fruit")
+r.close()
+PY
   stop_capture redis
   stop_servers
 }
