@@ -104,14 +104,16 @@ import Testing
 
     /// Every struct `tcp.port` names frames its stream, but SSH's (its packets are encrypted after
     /// KEXINIT) and the text protocols', read a segment's lines at a time (a line framing is not
-    /// a builtin yet), Telnet's and ftp-data's (streams with no messages to frame).
+    /// a builtin yet; Redis's RESP too, whose lengths are decimal text), Telnet's and ftp-data's
+    /// (streams with no messages to frame).
     @Test func everyTCPPortStructIsFramed() throws {
         let table = try #require(bundledSchema.dispatchTables.first { $0.name == "tcp.port" })
         let named = Set((table.entries + table.heuristics).map { bundledSchema.structs[$0.structID].name })
         #expect(named.isSuperset(of: ["TLS", "TLSHelloSegment", "BGPSegment", "DNSOverTCP", "MQTTSegment", "HTTPSegment",
                                       "HTTPByHeuristic"]))
         let unframed = named.filter { bundledSchema.structType(named: $0)?.pduFraming == nil }
-        let unframedByDesign: Set = ["SSHSegment", "FTP", "FTPData", "SMTPSegment", "POPSegment", "IMAPSegment", "IRC", "RTSP", "Telnet"]
+        let unframedByDesign: Set = ["SSHSegment", "FTP", "FTPData", "SMTPSegment", "POPSegment", "IMAPSegment", "IRC", "RTSP", "Telnet",
+                                     "RESPSegment"]
         #expect(unframed.subtracting(unframedByDesign).isEmpty, "no @pdu: \(unframed.sorted())")
     }
 

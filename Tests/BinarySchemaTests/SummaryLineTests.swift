@@ -107,7 +107,16 @@ import Testing
     /// leading space after the label: `QUIC  version 0`) or a label said twice (`LLMNR LLMNR`).
     @Test func noDoubledSpacesOrLabels() throws {
         for capture in Self.captures {
+            let frames = try PcapFile(contentsOf: repositoryRoot.appendingPathComponent("Corpus/captures/\(capture)")).frames
             for (number, line) in try Self.summaries(capture).enumerated() {
+                // Two spaces the packet itself holds (a server's message, a query) are data, not a gap.
+                if let gap = line.range(of: "  "), line.distance(from: line.startIndex, to: gap.lowerBound) >= 3 {
+                    let around = Array(line[line.index(gap.lowerBound, offsetBy: -3)..<gap.upperBound].utf8)
+                    let bytes = frames[number]
+                    let inData = bytes.count >= around.count
+                        && (0...(bytes.count - around.count)).contains { bytes[$0..<($0 + around.count)].elementsEqual(around) }
+                    if inData { continue }
+                }
                 #expect(!line.contains("  "), "\(capture) frame \(number + 1): \(line)")
                 for layer in line.components(separatedBy: " · ") {
                     let words = layer.split(separator: " ")

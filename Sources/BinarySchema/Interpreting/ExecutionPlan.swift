@@ -294,7 +294,12 @@ final class ExecutionPlan: @unchecked Sendable {
                 let constraintPrograms = field.constraints.map { builder.program($0) }
                 builder.constraints.append(contentsOf: constraintPrograms)
                 if let format = field.displayFormat {
-                    argumentsByField[field.id] = format.arguments.map { builder.program($0) }
+                    let programs = format.arguments.map { builder.program($0) }
+                    argumentsByField[field.id] = programs
+                    // The fields its cases with attributes are read as show it too.
+                    if case .switchOn(let choice) = field.type {
+                        for id in choice.caseFieldIDs where id >= 0 && argumentsByField[id] == nil { argumentsByField[id] = programs }
+                    }
                 }
                 let type = builder.type(field.type)
                 let entry = builder.types[Int(type)]
