@@ -91,7 +91,7 @@ struct CaptureCommand: ParsableCommand {
     @Flag(help: "With -w, also print each packet.")
     var print = false
 
-    @Flag(name: [.customShort("q"), .long], help: "Dissect every packet but print only the totals: packets, bytes, packets with errors, packets the snapshot length cut short.")
+    @Flag(name: [.customShort("q"), .long], help: "Dissect every packet but print only the totals, on standard output: packets, bytes, packets with errors, packets the snapshot length cut short (and with -Y, those the display filter passed).")
     var quiet = false
 
     @Option(name: .customShort("s"), parsing: .unconditional,
@@ -380,14 +380,9 @@ struct CaptureCommand: ParsableCommand {
         }
         if let error = output?.writeError { throw error }
         if let writeFailure { throw writeFailure }
-        if quiet, let output {
-            do {
-                try StandardStream.error.writeLine(output.totals)
-            } catch {
-                // Standard error is where the totals go, so there is nowhere left to say why.
-                throw ExitCode(1)
-            }
-        }
+        // The totals are the answer -q asks for: standard output, as tshark prints its statistics
+        // (standard error is for errors and warnings).
+        if quiet, let output { try StandardStream.output.writeLine(output.totals) }
         if live { reportStatistics(of: capture, seen: seen) }
         if let failure {
             printError("Error: \(failure.description) (after \(seen) packet\(seen == 1 ? "" : "s"))")
@@ -517,7 +512,7 @@ struct CaptureCommand: ParsableCommand {
                                options: renderOptions, localTime: localTime,
                                symbols: symbols, walk: schemas.walkOptions(checksums: try checksums.selection(for: schema)),
                                tapper: reassembling ? ReassemblyStage.tapper(for: schema, options: reassemblyOptions) : nil,
-                               displayFilter: quiet ? nil : try displayFilter(for: schema), fields: fields)
+                               displayFilter: try displayFilter(for: schema), fields: fields)
         }
     }
 
@@ -721,9 +716,10 @@ final class PacketPrinter {
         let framesWithBadChecksums = workers.reduce(0) { $0 + $1.framesWithBadChecksums }
         // Said only when there are some: the checksums verified depend on --checksums.
         let checksums = framesWithBadChecksums > 0 ? ", \(framesWithBadChecksums) with bad checksums" : ""
+        let passed = workers.first?.filters == true ? ", \(workers.reduce(0) { $0 + $1.framesPassed }) passed the display filter" : ""
         let reassembled = (reassembly?.stage.totals ?? backgroundTotals).map { "; " + $0 } ?? ""
         return "\(frames) packet\(frames == 1 ? "" : "s"), \(bytes) bytes, \(framesWithErrors) with errors, "
-            + "\(framesCut) cut by the snapshot length\(checksums)\(reassembled)"
+            + "\(framesCut) cut by the snapshot length\(checksums)\(passed)\(reassembled)"
     }
 }
 
@@ -922,6 +918,10 @@ final class FrameWorker: @unchecked Sendable {
     /// Frames a field of which ran past the bytes the snapshot length kept (no error otherwise).
     @exclusivity(unchecked) private(set) var framesCut = 0
     @exclusivity(unchecked) private(set) var framesWithBadChecksums = 0
+    /// Frames the display filter passed (when there is one).
+    @exclusivity(unchecked) private(set) var framesPassed = 0
+    /// Whether a display filter is asked of each frame.
+    var filters: Bool { displayFilter != nil }
     private let trailingPadding = CacheLinePadding()
 
     /// `tapper` takes each frame's TCP segment or IP fragment for reassembly (nil: none).
@@ -985,6 +985,7 @@ final class FrameWorker: @unchecked Sendable {
                             badChecksum: dissection.hasBadChecksum, shown: shown)
                 }
                 shownFrames.append(outcome.shown)
+                if outcome.shown { framesPassed += 1 }
                 if outcome.failed { framesWithErrors += 1 }
                 if outcome.cut { framesCut += 1 }
                 if outcome.badChecksum { framesWithBadChecksums += 1 }

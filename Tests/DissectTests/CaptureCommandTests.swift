@@ -150,7 +150,7 @@ extension CommandLineTests {
         let numbers = summary.output.split(separator: "\n").compactMap { $0.split(separator: " ").first.flatMap { Int($0) } }
         #expect(numbers == Array(1...packets))
         let quiet = try run(["-r", file.path, "-q", "--threads", "2"])
-        #expect(quiet.error.contains("\(packets) packets, "))
+        #expect(quiet.output.contains("\(packets) packets, "))
         #expect(try run(["-r", file.path, "--threads", "0"]).error.contains("--threads needs a positive number"))
     }
 
@@ -189,8 +189,8 @@ extension CommandLineTests {
         #expect(write.output.isEmpty)
         let reread = try run(["-r", file.path, "-q"])
         #expect(reread.status == 0)
-        #expect(reread.error.hasPrefix("3 packets, "))
-        #expect(reread.error.contains("0 with errors"))
+        #expect(reread.output.hasPrefix("3 packets, "))
+        #expect(reread.output.contains("0 with errors"))
     }
 
     /// snaplen.pcap: sixteen real frames, fifteen cut short by snapshot lengths, thirteen of them
@@ -212,10 +212,10 @@ extension CommandLineTests {
         #expect(totals.status == 0)
         // The HTTP response whose second segment the snapshot length cut is reassembled without
         // the bytes never captured: incomplete, not an error.
-        #expect(totals.error == "16 packets, 833 bytes, 0 with errors, 13 cut by the snapshot length; "
+        #expect(totals.output == "16 packets, 833 bytes, 0 with errors, 13 cut by the snapshot length; "
             + "1 PDU reassembled from several segments (1 incomplete)\n")
         let errors = try run(["-r", Self.capture("tcp.pcap"), "-q"])
-        #expect(errors.error.hasSuffix(", 0 with errors, 0 cut by the snapshot length; 1 PDU reassembled from several segments\n"))
+        #expect(errors.output.hasSuffix(", 0 with errors, 0 cut by the snapshot length; 1 PDU reassembled from several segments\n"))
     }
 
     @Test func unknownLinkTypeIsShownAsRawBytesWithANote() throws {
@@ -347,7 +347,7 @@ extension CommandLineTests {
         let data = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.capture("dns.pcap")))
         let piped = try run(["-r", "-", "-q"], bytes: data)
         #expect(piped.status == 0)
-        #expect(piped.error.hasPrefix("16 packets, "), "\(piped.error)")
+        #expect(piped.output.hasPrefix("16 packets, "), "\(piped.output)")
     }
 
     @Test func asciiSymbolsUnlessTheLocaleIsUTF8() throws {

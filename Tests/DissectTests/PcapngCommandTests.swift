@@ -49,6 +49,6 @@ extension CommandLineTests {
         let ethernet = try run(["-r", Self.pcapng("mixed.pcapng"), "-w", file.path, "udp and not port 53"])
         #expect(ethernet.status == 0, "\(ethernet.error)")
         let reread = try run(["-r", file.path, "-q"])
-        #expect(reread.error.hasPrefix("3 packets, "), "\(reread.error)")
+        #expect(reread.output.hasPrefix("3 packets, "), "\(reread.output)")
     }
 }

@@ -105,7 +105,7 @@ import Testing
         #expect(units.contains { $0.contains("from frames 30,31 [incomplete: 600 bytes missing]") }, "\(units)")
         #expect(units.contains { $0.contains("from frames 14,16 ·") }, "\(units)")
         let quiet = try run(["-r", "Corpus/reassembly/tcp-tricky.pcap", "-q"])
-        #expect(quiet.error.contains("6 PDUs reassembled from several segments (1 incomplete), 1 datagram from fragments, "
+        #expect(quiet.output.contains("6 PDUs reassembled from several segments (1 incomplete), 1 datagram from fragments, "
             + "200 overlapping bytes differed"), "\(quiet.error)")
         let hex = try run(["-r", "Corpus/reassembly/tcp-tricky.pcap", "-f", "hex"])
         #expect(hex.output.contains("bytes 600-1199 missing (not in the capture, or not read)"), "\(hex.output.suffix(2000))")
@@ -203,7 +203,7 @@ import Testing
     /// with its request, it ends at its head, not as an incomplete message waiting for a body.
     @Test func aResponseToHeadIsNotLeftWaitingForABody() throws {
         let quiet = try run(["-r", "Corpus/captures/http.pcap", "-q"])
-        #expect(quiet.error.hasSuffix("; 3 PDUs reassembled from several segments\n"), "\(quiet.error)")
+        #expect(quiet.output.hasSuffix("; 3 PDUs reassembled from several segments\n"), "\(quiet.output)")
     }
 
     /// Each flag turns its reassembly off: the frames alone, as before.

@@ -112,6 +112,10 @@ extension CommandLineTests {
             #expect(refused.status == 64, "\(arguments)")
             #expect(refused.error.contains(pointer), "\(arguments): \(refused.error)")
         }
+        // -q with -Y counts what the filter passed, on standard output as tshark's statistics.
+        let counted = try run(["-r", Self.capture("dns.pcap"), "-q", "-Y", "udp.srcport == 53"])
+        #expect(counted.status == 0 && counted.error.isEmpty, "\(counted.error)")
+        #expect(counted.output.hasPrefix("16 packets, ") && counted.output.hasSuffix(", 8 passed the display filter\n"), "\(counted.output)")
         // With -T, -e names a field, as tshark's; without it, -e is tcpdump's link-layer flag.
         let fields = try run(["-r", Self.capture("dns.pcap"), "-c", "2", "-T", "fields", "-e", "frame.number", "-e", "dns.qry.name",
                               "-E", "header=y", "-E", "separator=,"])

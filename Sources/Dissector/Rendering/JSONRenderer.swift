@@ -238,8 +238,9 @@ public struct JSONRenderer {
             if value.isFinite { sink.append(String(value)) } else { sink.appendJSONString(String(value)) }
         case .boolean(let value): sink.append(value ? "true" as StaticString : "false")
         case .bytes:
+            // An address as a user reads it ("192.0.2.167", "00:1b:21:aa:bb:cc"); other bytes in hex.
             sink.append(byte: UInt8(ascii: "\""))
-            sink.appendHex(raw)
+            if !ValueWriter.writeAddress(dissection, index, into: &sink) { sink.appendHex(raw) }
             sink.append(byte: UInt8(ascii: "\""))
         case .string, .text: sink.appendJSONString(dissection.text(of: index) ?? "")
         case .none: sink.append("null" as StaticString)

@@ -489,3 +489,22 @@ extension ValueWriter {
         }
     }
 }
+
+extension ValueWriter {
+    /// A bytes node the schema shows as an address (`@mac`, `@ipv4`, `@ipv6`, of the right size)
+    /// in its notation, for JSON's typed value; false, writing nothing, for any other node.
+    static func writeAddress(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) -> Bool {
+        let node = dissection.nodes[index]
+        guard case .bytes = node.value else { return false }
+        let fieldHint = dissection.schema.names.display(ofField: Int(node.fieldID))
+        let hint = fieldHint == .automatic ? node.impliedDisplay : fieldHint
+        let bytes = dissection.rawBytes(of: index)
+        switch hint {
+        case .mac where !bytes.isEmpty, .ipv4 where bytes.count == 4, .ipv6 where bytes.count == 16:
+            writeBytes(bytes, hint: hint, into: &sink)
+            return true
+        default:
+            return false
+        }
+    }
+}
