@@ -35,7 +35,8 @@ import Testing
     /// Every mapped tshark field, by area; each file in Oracle/ holds one area's list.
     static let mappings: [Mapping] = coreMappings + linkLayerMappings + l2Mappings + serialMappings + networkMappings
         + transportMappings + icmpMappings + udpApplicationMappings + mdnsMappings
-        + bgpAndFriendsMappings + tcpApplicationMappings + tlsMappings + icsMappings + textProtocolMappings + databaseMappings + windowsMappings
+        + bgpAndFriendsMappings + tcpApplicationMappings + tlsMappings + icsMappings + textProtocolMappings + databaseMappings
+        + windowsMappings
 
     /// One occurrence of a tshark field: raw hex, offset, length, bitmask, and its shown value.
     struct OracleField {
