@@ -9,11 +9,12 @@
 #                                           samba, smbclient and samba-common-bin)
 #
 #   netbios.pcap   nmbd (Samba 4.17) and nmblookup on UDP 137 and 138: nmbd's name registrations
-#                  and refreshes at start (broadcast), name queries by broadcast and unicast with
-#                  their positive responses, a query for a name nobody holds (no answer; a
-#                  unicast one answered negatively), a node status request and its response (the
-#                  name table), and nmbd's browser datagrams (host announcements, elections, as
-#                  they come within the capture's seconds) on NetBIOS Datagram Service.
+#                  at start (broadcast, repeated) and its query for the workgroup's master browser,
+#                  nmblookup's broadcast queries and their positive responses, a node status
+#                  request and its response (the name table and statistics), and nmbd's browser
+#                  datagrams (a host announcement, election requests) on NetBIOS Datagram Service.
+#                  The unicast queries (-U -R) and the one for a name nobody holds get no answer
+#                  on the wire from this nmbd (no WINS server), so no negative response is in it.
 #   smb2.pcap      smbd and smbclient on TCP 445 (SMB2/3 direct-hosted) and 139 (a NetBIOS
 #                  session request, its positive response, then SMB): negotiate, NTLMSSP session
 #                  setup (the last response signed), tree connect to IPC$ and a share, create, close, read,
