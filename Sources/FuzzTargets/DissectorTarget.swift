@@ -154,8 +154,9 @@ enum DissectionInvariants {
             }
             try require(parent >= 0 && parent < index, "\(root): node \(index) has parent \(parent)")
             let outer = nodes[parent]
-            // A field read at an offset (@at) lies wherever the offset points, not inside its struct.
-            let isPositioned = dissection.field(of: index)?.isPositioned == true
+            // A field read at an offset (@at) lies wherever the offset points, not inside its struct;
+            // so does a switch case's value read as a field of its own (`@at` is on the switch's field).
+            let isPositioned = dissection.field(of: index).map { dissection.schema.declaredField($0).isPositioned } == true
             try require(isPositioned || (outer.bitStart <= node.bitStart && node.bitEnd <= outer.bitEnd),
                         "\(root): node \(index) (\(dissection.path(of: index))) bits \(node.bitStart)..<\(node.bitEnd) outside its parent's \(outer.bitStart)..<\(outer.bitEnd)")
             try require(Int(node.subtreeEnd) > index && Int(node.subtreeEnd) <= Int(outer.subtreeEnd),
