@@ -34,6 +34,28 @@ import Testing
         #expect(try result.int("Main.inner.x") == 9)
     }
 
+    /// An enum's value takes part in arithmetic as its number (SMB2's command with the response bit).
+    @Test func anEnumIsANumberInArithmetic() throws {
+        let result = try dissect("""
+            enum Command: u8 { negotiate = 0, close = 6 }
+            struct Main {
+              response: u8
+              command: Command
+              let key = (response == 1 ? 0x80 : 0) + command
+              let shifted = command << 4 | 1
+              body: switch key { 0x86 => u16  _ => u8 }
+            }
+            """, [1, 6, 0x12, 0x34])
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(try result.int("Main.key") == 0x86)
+        #expect(try result.int("Main.shifted") == 0x61)
+        #expect(try result.int("Main.body") == 0x1234)
+        // A bool is still no number.
+        #expect(diagnostics("struct Main { a: u8  let b = a == 1  let c = b + 1 }").contains {
+            $0.message == "'+' needs integer operands, but got bool"
+        })
+    }
+
     /// `@display` after a switch whose cases have attributes applies to whichever case was read.
     @Test func aSwitchsDisplayReachesItsCasesWithAttributes() throws {
         let result = try dissect("""

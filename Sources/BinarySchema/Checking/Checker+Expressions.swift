@@ -269,8 +269,13 @@ extension Checker {
             let leftType = compile(left, scope: scope, into: &builder, expected: nil)
             let rightStart = builder.operations.count
             let rightType = compile(right, scope: scope, into: &builder, expected: nil)
-            requireType(leftType, .integer, op: op.rawValue, at: location)
-            requireType(rightType, .integer, op: op.rawValue, at: location)
+            // An enum's value is its number in arithmetic (`(response ? 0x80 : 0) + command`).
+            func asNumber(_ type: ValueType) -> ValueType {
+                if case .enumeration = type { return .integer }
+                return type
+            }
+            requireType(asNumber(leftType), .integer, op: op.rawValue, at: location)
+            requireType(asNumber(rightType), .integer, op: op.rawValue, at: location)
             if op == .divide || op == .remainder, Self.constantValue(of: builder.operations[rightStart...]) == 0 {
                 // At run time this always fails; in a @display it would silently show the plain value instead.
                 report(.invalidValue, "division by zero: the divisor \(describe(right)) is always 0", at: location)
