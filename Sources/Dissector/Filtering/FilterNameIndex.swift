@@ -8,6 +8,10 @@ struct FilterNameIndex {
     private(set) var ids: [Int32] = []
     private var segmentNames: [SegmentKey: Int32] = [:]
     private var protocolNames: [Int32: Int32] = [:]
+    /// Per field ID, the parent name and name it had last (a field nearly always sits under the
+    /// same name): the common case without hashing. -2 when none yet.
+    private var lastParentName: [Int32] = []
+    private var lastName: [Int32] = []
 
     private struct SegmentKey: Hashable {
         let parentName: Int32
@@ -29,6 +33,14 @@ struct FilterNameIndex {
         return id
     }
 
+    /// The interned name of struct `structID` when it is a protocol layer (its abbreviation), else nil; remembered.
+    private mutating func protocolName(of structID: Int32, _ index: Int, _ dissection: Dissection) -> Int32? {
+        if let known = protocolNames[structID] { return known >= 0 ? known : nil }
+        let name = dissection.structType(of: index)?.protocolAbbreviation.map { id(of: $0) } ?? -1
+        protocolNames[structID] = name
+        return name >= 0 ? name : nil
+    }
+
     mutating func fill(_ dissection: Dissection) {
         let nodes = dissection.nodes
         ids.removeAll(keepingCapacity: true)
@@ -38,19 +50,23 @@ struct FilterNameIndex {
             let node = nodes[index]
             let parent = Int(node.parent)
             var name: Int32 = -1
-            if case .structure(let structID) = node.kind, let abbreviation = dissection.structType(of: index)?.protocolAbbreviation {
-                if let known = protocolNames[structID] {
-                    name = known
-                } else {
-                    name = id(of: abbreviation)
-                    protocolNames[structID] = name
-                }
+            if case .structure(let structID) = node.kind, let known = protocolName(of: structID, index, dissection) {
+                name = known
             } else if parent < 0 || parent >= index {
                 name = id(of: dissection.name(of: index))
             } else if node.arrayIndex >= 0 {
                 name = ids[parent]
             } else if schema.fields.indices.contains(Int(node.fieldID)) {
                 let parentName = ids[parent]
+                let field = Int(node.fieldID)
+                if lastName.count != schema.fields.count {
+                    lastParentName = Array(repeating: -2, count: schema.fields.count)
+                    lastName = Array(repeating: -1, count: schema.fields.count)
+                }
+                if lastParentName[field] == parentName {
+                    ids.append(lastName[field])
+                    continue
+                }
                 let key = SegmentKey(parentName: parentName, fieldID: node.fieldID)
                 if let known = segmentNames[key] {
                     name = known
@@ -64,6 +80,8 @@ struct FilterNameIndex {
                     }
                     if segmentNames.count < Self.internLimit { segmentNames[key] = name }
                 }
+                lastParentName[field] = parentName
+                lastName[field] = name
             } else {
                 name = ids[parent]
             }
