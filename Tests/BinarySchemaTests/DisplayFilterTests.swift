@@ -81,6 +81,9 @@ import Testing
         #expect(regex.message.contains("is not a regular expression"))
         let slice = try #require(Self.refusal("eth.src[3:x] == 00"))
         #expect(slice.message.contains("is not a byte range"))
+        // A range past any field's length is refused, not added up until it overflows.
+        let huge = try #require(Self.refusal("eth.src[9223372036854775807:2] == 00"))
+        #expect(huge.message.contains("is not a byte range"))
         let set = try #require(Self.refusal("tcp.port in {}"))
         #expect(set.message.contains("the set is empty"))
     }

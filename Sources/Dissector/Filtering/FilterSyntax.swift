@@ -177,7 +177,8 @@ struct FilterParser {
         advance()
         guard current == .symbol("]") else { throw DisplayFilterError(message: "'[' at column \(open) has no ']'", column: column) }
         advance()
-        func number(_ part: Substring) -> Int? { Int(part) }
+        // Bounded, so that start + length cannot overflow: no field is a mebibyte long.
+        func number(_ part: Substring) -> Int? { Int(part).flatMap { $0 <= 1 << 20 ? $0 : nil } }
         if let colon = text.firstIndex(of: ":") {
             if let start = number(text[..<colon]), let length = number(text[text.index(after: colon)...]), start >= 0, length > 0 {
                 return (start, length)
