@@ -1,5 +1,6 @@
 import ArgumentParser
 import BinarySchema
+import Dissector
 import Foundation
 
 /// Options shared by every command that needs schemas.

@@ -334,28 +334,8 @@ private struct Compiler {
 
     private func suggestion(for name: String) -> String {
         let candidates = Array(types.keys) + Array(protocols) + Array(Self.eitherDirection.keys) + Array(Self.frameFields.keys)
-        var best: (distance: Int, name: String)?
-        for candidate in candidates {
-            let distance = Self.editDistance(name, candidate, limit: max(2, name.count / 4))
-            if distance <= max(2, name.count / 4), best.map({ distance < $0.distance || (distance == $0.distance && candidate < $0.name) }) ?? true {
-                best = (distance, candidate)
-            }
-        }
-        return best.map { ": did you mean \($0.name)?" } ?? " (dissect schema list --fields lists every name)"
-    }
-
-    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        guard abs(a.count - b.count) <= limit else { return limit + 1 }
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        let close = NameSuggestions.suggestions(for: name, among: candidates.sorted(), limit: 1)
+        return close.first.map { ": did you mean \($0)?" } ?? " (dissect schema list --fields lists every name)"
     }
 
     private func value(_ word: FilterWord, type: String, relation: FilterRelation) throws(DisplayFilterError) -> DisplayFilter.Value {
