@@ -285,11 +285,6 @@ struct CaptureCommand: ParsableCommand {
         }
         let capture = try openCapture()
         if let expression = try filterExpression() { try capture.setFilter(expression) }
-        if capture.isLive {
-            // As tcpdump, on standard error: what is being captured, before the first packet.
-            printError("listening on \(capture.source), link-type \(capture.linkTypeName) (\(capture.linkTypeDescription)), "
-                + "snapshot length \(capture.snapshotLength) bytes")
-        }
         let writer = try writeFile.map { path throws(PcapError) in try CaptureWriter(path: path, for: capture) }
         let output = try makeOutput(for: capture, writing: writer != nil)
         // The HTML view is one page: its head before the first packet, its tail after the last.
@@ -301,6 +296,13 @@ struct CaptureCommand: ParsableCommand {
             if format.header { try StandardStream.output.writeLine(FieldExtractor.headerLine(names: fieldNames, format: format)) }
         }
         stopOnInterrupt(capture.stopper)
+        if capture.isLive {
+            // As tcpdump, on standard error: what is being captured, before the first packet.
+            // Printed once the schemas are loaded and Ctrl-C ends the capture cleanly, so a
+            // script that waits for this line knows every packet after it is shown.
+            printError("listening on \(capture.source), link-type \(capture.linkTypeName) (\(capture.linkTypeDescription)), "
+                + "snapshot length \(capture.snapshotLength) bytes")
+        }
 
         let live = interface != nil
         let deadline = duration.map { Date(timeIntervalSinceNow: $0) }

@@ -260,6 +260,25 @@ import Testing
         }
     }
 
+    /// Reads `pipe` until a line satisfying `wanted` arrives, the pipe ends, or `seconds` pass;
+    /// returns what was read and whether the line came.
+    private func readLines(_ pipe: Pipe, seconds: Int32, until wanted: (Substring) -> Bool) -> (text: String, found: Bool) {
+        let descriptor = pipe.fileHandleForReading.fileDescriptor
+        var text = ""
+        let deadline = Date(timeIntervalSinceNow: TimeInterval(seconds))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiting, 1, 1000) >= 0 else { break }
+            guard waiting.revents != 0 else { continue }
+            let count = Glibc.read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            text += String(decoding: buffer[..<count], as: UTF8.self)
+            if text.split(separator: "\n").contains(where: wanted) { return (text, true) }
+        }
+        return (text, false)
+    }
+
     @Test(.enabled(if: canCaptureOnLoopback, "capturing on lo needs root or CAP_NET_RAW; skipped"))
     func aLiveResponseInSeveralSegmentsIsShownWhole() throws {
         let (server, port) = try listener()
@@ -269,11 +288,15 @@ import Testing
         process.arguments = ["-i", "lo", "-f", "summary", "tcp port \(port)"]
         process.environment = CommandLineTests.utf8Environment
         let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
-        process.standardError = Pipe()
+        process.standardError = errors
         try process.run()
-        // libpcap is listening once the process has opened the interface.
-        Thread.sleep(forTimeInterval: 1.5)
+        // Under a sanitizer loading the schemas takes seconds: a fixed wait lost the traffic
+        // (and a SIGTERM before the handler was set ended the process with nothing printed).
+        defer { if process.isRunning { process.terminate() } }
+        let listening = readLines(errors, seconds: 120) { $0.hasPrefix("listening on") }
+        try #require(listening.found, "dissect never said it was listening: \(listening.text)")
         let client = try connectTo(port)
         let accepted = accept(server, nil, nil)
         try #require(accepted >= 0)
@@ -295,12 +318,13 @@ import Testing
         }
         close(client)
         close(accepted)
-        Thread.sleep(forTimeInterval: 1.0)
+        let wholeResponse = "HTTP HTTP/1.1 200 OK"
+        let shown = readLines(output, seconds: 120) { $0.contains(wholeResponse) && $0.hasPrefix("  ↳ reassembled") }
         process.terminate()
         process.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = shown.text + String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let units = text.split(separator: "\n").filter { $0.hasPrefix("  ↳ reassembled TCP PDU from frames") }
-        #expect(units.contains { $0.contains("HTTP HTTP/1.1 200 OK") && $0.contains("· \(response.count) bytes") },
+        #expect(units.contains { $0.contains(wholeResponse) && $0.contains("· \(response.count) bytes") },
                 "\(units) in \(text.suffix(1500))")
     }
 }
