@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "Dissector", targets: ["Dissector"]),
         .library(name: "BinaryCoding", targets: ["BinaryCoding"]),
         .library(name: "PacketCapture", targets: ["PacketCapture"]),
+        // A capture in, frames and reassembled units out, in order: what the command line runs on.
+        .library(name: "CapturePipeline", targets: ["CapturePipeline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,10 +46,15 @@ let package = Package(
         // provenance. No dependency: it works on byte arrays and numbers the caller takes from
         // its dissections.
         .target(name: "Reassembly", swiftSettings: crossModule),
+        // The capture pipeline: the reading loop, the ring of workers that dissect in parallel,
+        // reassembly in capture order, and what each frame is made into (text, or events for a
+        // library user), delivered in the same order whatever the thread count.
+        .target(name: "CapturePipeline", dependencies: ["BinaryIO", "BinarySchema", "Dissector", "PacketCapture", "Reassembly"],
+                swiftSettings: crossModule),
         .executableTarget(
             name: "dissect",
             dependencies: [
-                "BinaryIO", "BinarySchema", "Dissector", "PacketCapture",
+                "BinaryIO", "BinarySchema", "CapturePipeline", "Dissector", "PacketCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -75,7 +82,8 @@ let package = Package(
         .testTarget(name: "BinaryCodingTests", dependencies: ["BinaryCoding"]),
         .testTarget(name: "DissectorTests", dependencies: ["Dissector", "BinarySchema", "Reassembly"], exclude: ["Golden"]),
         .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture"]),
-        .testTarget(name: "DissectTests", dependencies: ["dissect"]),
+        .testTarget(name: "CapturePipelineTests", dependencies: ["CapturePipeline", "Dissector", "PacketCapture", "BinarySchema"]),
+        .testTarget(name: "DissectTests", dependencies: ["dissect", "CapturePipeline"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BinaryIO
 import BinarySchema
+import CapturePipeline
 import Dissector
 import Foundation
 import PacketCapture
@@ -145,7 +146,7 @@ struct CaptureCommand: ParsableCommand {
         "Show only the packets (and reassembled units) this display filter passes, in Wireshark's language: "
             + "'tcp.port == 443 and not ip.src == 10.0.0.0/8', 'dns.qry.name contains \"corp\"', 'tcp.flags.syn == 1', "
             + "'udp.dstport in {53 5353}'. Names are the fields' filter names (dissect schema list --fields). "
-            + "Frames keep their numbers in the file; -c counts packets read.",
+            + "Frames keep their numbers in the file; -c counts packets read. With -w, only the packets it passes are written.",
         valueName: "filter"))
     var displayFilterText: String?
 
@@ -245,10 +246,6 @@ struct CaptureCommand: ParsableCommand {
         } else if !fieldNames.isEmpty || !fieldOptions.isEmpty {
             throw ValidationError("-E and a field to print (--field) go with -T fields")
         }
-        if displayFilterText != nil, writeFile != nil {
-            throw ValidationError("-Y with -w is not supported yet: -w writes every packet the capture filter passes; "
-                + "filter with a BPF capture filter, or write first and read the file with -Y")
-        }
     }
 
     /// `-T fields`: the fields to print, checked against `schema`.
@@ -286,11 +283,14 @@ struct CaptureCommand: ParsableCommand {
         let capture = try openCapture()
         if let expression = try filterExpression() { try capture.setFilter(expression) }
         let writer = try writeFile.map { path throws(PcapError) in try CaptureWriter(path: path, for: capture) }
-        let output = try makeOutput(for: capture, writing: writer != nil)
+        // -w with -Y writes what the filter passes, once each packet is dissected; -w alone
+        // every packet, as it is read.
+        let filteredWriting = writer != nil && displayFilterText != nil
+        let ring = try makeRing(for: capture, writing: writer != nil, shownPacketWriter: filteredWriting ? writer : nil)
         // The HTML view is one page: its head before the first packet, its tail after the last.
-        let page = output != nil && !quiet && shownView == .html && outputFormat == nil
+        let page = ring != nil && !quiet && shownView == .html && outputFormat == nil
         if page { try StandardStream.output.write(HTMLPage.head(title: readFile ?? interface ?? "capture")) }
-        if outputFormat == "fields", output != nil {
+        if outputFormat == "fields", ring != nil {
             var format = FieldExtractor.Format()
             for option in fieldOptions { try? format.apply(option) }
             if format.header { try StandardStream.output.writeLine(FieldExtractor.headerLine(names: fieldNames, format: format)) }
@@ -305,88 +305,25 @@ struct CaptureCommand: ParsableCommand {
         }
 
         let live = interface != nil
-        let deadline = duration.map { Date(timeIntervalSinceNow: $0) }
+        var limits = ReadLimits()
+        limits.count = count
+        limits.deadline = duration.map { Date(timeIntervalSinceNow: $0) }
         // A file's packets are dissected in shares, on several threads; live ones one at a
         // time, as they arrive; a pipe's in shares cut whenever its writer has nothing more yet.
-        let shareSize = live || lineBuffered ? 1 : PacketPrinter.packetsPerShare
-        let stream = capture.isStream
-        var share = PacketShare(packets: shareSize, bytes: 0)
-        var seen = 0
-        var firstTime: CaptureTime?
-        var failure: PcapError?
-        var writeFailure: PcapError?
-        // Without a printer (-w alone) the reading loop notes invalid lengths itself.
-        var lengthNotes = InvalidLengthNotes()
-        loop: while count.map({ seen < $0 }) ?? true {
-            if let deadline, Date() >= deadline { break }
-            if stream, share.count > 0, let output, !capture.inputIsWaiting() {
-                output.show(share)
-                if output.writeError != nil { break loop }
-                share = PacketShare(packets: shareSize, bytes: share.byteCount, after: share)
-            }
-            let next: Capture.BorrowedNext
-            do {
-                next = try capture.nextBorrowed()
-            } catch {
-                failure = error
-                break
-            }
-            switch next {
-            case .end: break loop
-            case .timeout: continue
-            case .packet(let packet):
-                seen += 1
-                if let writer {
-                    writer.write(packet)
-                    // A file is flushed once a share, which stops a failing write (a full disk)
-                    // early without a system call per packet.
-                    if live || stream || packetBuffered || seen % PacketPrinter.packetsPerShare == 0 {
-                        do {
-                            try writer.flush()
-                        } catch {
-                            writeFailure = error
-                            break loop
-                        }
-                    }
-                }
-                guard let output else {
-                    if packet.bytes.count > packet.originalLength {
-                        lengthNotes.note(packet: packet.position, captured: packet.bytes.count, original: packet.originalLength)
-                    }
-                    continue
-                }
-                if firstTime == nil {
-                    firstTime = CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds)
-                    share.firstTime = firstTime
-                }
-                share.append(packet)
-                if share.count >= shareSize || share.byteCount >= PacketPrinter.bytesPerShare {
-                    output.show(share)
-                    if output.writeError != nil { break loop }
-                    // The printer keeps that share until it is dissected: the next one is new,
-                    // sized like the last.
-                    share = PacketShare(packets: shareSize, bytes: share.byteCount, after: share)
-                }
-            }
-        }
-        if output?.writeError == nil { output?.show(share) }
-        output?.finish()
-        if page, output?.writeError == nil { try StandardStream.output.write(HTMLPage.tail) }
-        lengthNotes.finish()
-        if writeFailure == nil {
-            do {
-                try writer?.flush()
-            } catch {
-                writeFailure = error
-            }
-        }
-        if let error = output?.writeError { throw error }
-        if let writeFailure { throw writeFailure }
+        limits.oneAtATime = live || lineBuffered
+        limits.writer = filteredWriting ? nil : writer
+        limits.flushEachPacket = live || capture.isStream || packetBuffered
+        let outcome = readCapture(capture, into: ring, limits: limits)
+        let seen = outcome.seen
+        let output = ring
+        if page, outcome.outputFailure == nil { try StandardStream.output.write(HTMLPage.tail) }
+        if let error = outcome.outputFailure { throw error }
+        if let writeFailure = outcome.writeFailure { throw writeFailure }
         // The totals are the answer -q asks for: standard output, as tshark prints its statistics
         // (standard error is for errors and warnings).
-        if quiet, let output { try StandardStream.output.writeLine(output.totals) }
+        if quiet, let output { try StandardStream.output.writeLine(output.totals.description) }
         if live { reportStatistics(of: capture, seen: seen) }
-        if let failure {
+        if let failure = outcome.failure {
             printError("Error: \(failure.description) (after \(seen) packet\(seen == 1 ? "" : "s"))")
             throw ExitCode(1)
         }
@@ -455,66 +392,42 @@ struct CaptureCommand: ParsableCommand {
         return try Capture.open(interface: interface ?? "any", options: options)
     }
 
-    /// What shows each packet: nothing with -w (unless --print), the totals with -q, else the view.
-    private func makeOutput(for capture: Capture, writing: Bool) throws -> PacketPrinter? {
-        if writing && !print { return nil }
-        var noted = false
-        // Each worker loads its own copy of the schemas, so threads share no reference-counted
-        // object: retains of one shared schema from two cores contend for its cache line.
+    /// What shows each packet: nothing with -w (unless --print), the totals with -q, else the
+    /// view. With `shownPacketWriter` (-w with -Y) the packets the filter passes are written there.
+    private func makeRing(for capture: Capture, writing: Bool, shownPacketWriter: CaptureWriter? = nil) throws -> WorkerRing? {
+        let shows = !writing || print
+        if !shows && shownPacketWriter == nil { return nil }
         let symbols = quiet ? .unicode : view.symbols(for: shownView)
         var renderOptions = view.renderOptions
         renderOptions.timeStyle = timeStyle
         renderOptions.timeDigits = capture.timestampDigits
-        let localTime = !utc
-        var reassembly: ReassemblyOutput?
+        let schemas = self.schemas, checksums = self.checksums
+        var setup = PipelineSetup { try schemas.load() }
+        setup.walkOptions = { schema in schemas.walkOptions(checksums: try checksums.selection(for: schema)) }
+        setup.displayFilter = { schema in try displayFilter(for: schema) }
+        let shownView = quiet || !shows ? nil : self.shownView
+        setup.shownPacketWriter = shownPacketWriter
+        setup.makeConsumer = { schema in
+            let fields = try fieldExtractor(for: schema)
+            guard shownView != nil || fields != nil else { return nil }
+            return TextFrameConsumer(view: fields == nil ? shownView : nil, options: renderOptions, fields: fields,
+                                     symbols: symbols, destination: StandardStream.output)
+        }
+        // Nothing reassembled is written to a capture file.
+        setup.reassembly = reassemblyOptions
+        if !shows { (setup.reassembly.tcp, setup.reassembly.ip) = (false, false) }
+        setup.unitView = shownView
+        setup.renderOptions = renderOptions
+        setup.quiet = quiet
+        setup.timeStyle = timeStyle
+        setup.localTime = !utc
         // Packets from an interface or a pipe are shown as they come, so one at a time.
         let streaming = capture.isLive || capture.isStream || lineBuffered
-        let requestedThreads = streaming ? 1 : threads ?? PacketPrinter.defaultThreads
-        // One thread: the stage and the one worker run on it, and share one copy of the schemas.
-        // With more, the stage (on the reading thread) has its own: its framers evaluate the
-        // schemas' programs, and two cores retaining one object contend for its cache line.
-        var sharedSchema: Schema?
-        var background: BackgroundReassembly?
-        if quiet && (reassemblyOptions.tcp || reassemblyOptions.ip) {
-            // Nothing the stage finds is shown before the totals, so it runs behind the frames
-            // on a thread of its own, with schemas of its own loaded there.
-            let schemas = self.schemas, checksums = self.checksums, options = reassemblyOptions
-            background = BackgroundReassembly {
-                let schema = try schemas.load()
-                return ReassemblyStage(schema: schema, options: options,
-                                       walk: schemas.walkOptions(checksums: try checksums.selection(for: schema)),
-                                       view: nil, renderOptions: RenderOptions())
-            }
-        } else if reassemblyOptions.tcp || reassemblyOptions.ip {
-            let schema = try schemas.load()
-            if PacketPrinter.threadCount(requested: requestedThreads) == 1 { sharedSchema = schema }
-            let stage = ReassemblyStage(schema: schema, options: reassemblyOptions,
-                                        walk: schemas.walkOptions(checksums: try checksums.selection(for: schema)),
-                                        view: shownView, renderOptions: renderOptions)
-            stage.displayFilter = try displayFilter(for: schema)
-            reassembly = ReassemblyOutput(stage: stage, symbols: symbols)
-        }
-        let reassembling = reassembly != nil || background != nil
-        return try PacketPrinter(threads: requestedThreads, quiet: quiet, reassembly: reassembly, background: background) {
-            let schema = try sharedSchema ?? schemas.load()
-            sharedSchema = nil
-            var root = schema.rootStruct(forLinkType: capture.linkType)
-            if root == nil {
-                if !noted {
-                    printError("note: no schema claims link type \(capture.linkType) (\(capture.linkTypeName)); frames are shown as raw bytes")
-                    noted = true
-                }
-                root = schema.structType(named: "Unrecognized")
-            }
-            guard let root else {
-                throw ValidationError("no schema claims link type \(capture.linkType) (\(capture.linkTypeName)), and the bundled 'Unrecognized' struct is not loaded")
-            }
-            let fields = try fieldExtractor(for: schema)
-            return FrameWorker(schema: schema, root: root, linkType: capture.linkType, view: quiet || fields != nil ? nil : shownView,
-                               options: renderOptions, localTime: localTime,
-                               symbols: symbols, walk: schemas.walkOptions(checksums: try checksums.selection(for: schema)),
-                               tapper: reassembling ? ReassemblyStage.tapper(for: schema, options: reassemblyOptions) : nil,
-                               displayFilter: try displayFilter(for: schema), fields: fields)
+        setup.threads = streaming ? 1 : threads ?? WorkerRing.defaultThreads
+        do {
+            return try setup.makeRing(for: capture)
+        } catch let error as PipelineError {
+            throw ValidationError(error.message)
         }
     }
 
@@ -540,657 +453,5 @@ struct CaptureCommand: ParsableCommand {
             }
         }
         printError(lines.joined(separator: "\n"))
-    }
-}
-
-/// Dissects packets and streams their view to standard output. Packets come in shares of a few
-/// hundred; with several threads each share is dissected in the background into the buffer of
-/// one of a ring of workers, and the buffers are written in the order the shares came, so the
-/// output is the same whatever the number of threads. A worker's buffer is written when its
-/// turn in the ring comes round again (or at ``finish()``).
-final class PacketPrinter {
-    /// Packets in one share: enough that handing out work costs nothing next to dissecting it,
-    /// few enough that the buffers stay small.
-    static let packetsPerShare = 256
-    /// A share is cut early past this many captured bytes, which bounds memory for large packets.
-    static let bytesPerShare = 1 << 18
-    /// One thread per core, up to 8.
-    static var defaultThreads: Int { max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)) }
-    /// A bound on what a large `--threads` costs: each worker loads its own schemas (about
-    /// 0.2 MB and some milliseconds), and two cores or sixty-four give the same output.
-    static let maximumThreads = 64
-
-    /// The threads used when `requested` are asked for: at least one, at most ``maximumThreads``.
-    static func threadCount(requested: Int) -> Int { min(max(1, requested), maximumThreads) }
-
-    /// Made as shares need them, up to `ringSize`: a short file needs one, whatever the threads.
-    private var workers: [FrameWorker] = []
-    private let makeWorker: () throws -> FrameWorker
-    private let ringSize: Int
-    /// Per worker: the share it is dissecting, until its output is written.
-    private var inFlight: [DispatchGroup?]
-    /// Shares dissecting right now, at most `threads` (the ring holds twice as many workers).
-    private let running: DispatchSemaphore
-    private var nextWorker = 0
-    private var lengthNotes = InvalidLengthNotes()
-    /// Reassembly, in capture order as shares are written out (nil when off).
-    private let reassembly: ReassemblyOutput?
-    /// Reassembly behind the frames, for -q (nil when off or inline).
-    private let background: BackgroundReassembly?
-    let threads: Int
-    /// Why standard output could not be written; after it, nothing more is written.
-    private(set) var writeError: OutputError?
-
-    /// `makeWorker` makes each worker (a view of nil dissects without printing, for -q); the
-    /// first at once, so schemas that fail to load fail before any packet is read.
-    /// `quiet`: nothing is written but the totals (-q).
-    init(threads: Int, quiet: Bool = false, reassembly: ReassemblyOutput? = nil, background: BackgroundReassembly? = nil,
-         makeWorker: @escaping () throws -> FrameWorker) throws {
-        self.reassembly = reassembly
-        self.background = background
-        self.threads = Self.threadCount(requested: threads)
-        // Two workers per thread: one share can be written out while the next is dissected. With
-        // nothing to write, one spare is enough, and each worker fewer is a load of the schemas
-        // fewer (about 15 ms of CPU).
-        ringSize = self.threads == 1 ? 1 : quiet ? self.threads + 1 : 2 * self.threads
-        self.makeWorker = makeWorker
-        inFlight = Array(repeating: nil, count: ringSize)
-        running = DispatchSemaphore(value: self.threads)
-        workers.append(try makeWorker())
-    }
-
-    /// Dissects and prints `packets`. With one thread, before returning; with more, in the
-    /// background. A worker that cannot be made (its schemas no longer load) leaves the share
-    /// to the workers there are.
-    func show(_ packets: PacketShare) {
-        guard packets.count > 0 else { return }
-        guard threads > 1 else {
-            workers[0].show(packets)
-            writeOut(0)
-            return
-        }
-        var index = nextWorker
-        if index == workers.count {
-            let made: FrameWorker?
-            if let pending {
-                pending.group.wait()
-                made = pending.worker
-                self.pending = nil
-            } else {
-                made = try? makeWorker()
-            }
-            if let made {
-                workers.append(made)
-            } else {
-                index = 0
-            }
-        }
-        nextWorker = (index + 1) % ringSize
-        // The worker's previous share is the oldest in flight: its output goes next.
-        drain(index)
-        let worker = workers[index]
-        let group = DispatchGroup()
-        let running = self.running
-        running.wait()
-        DispatchQueue.global().async(group: group) {
-            worker.show(packets)
-            running.signal()
-        }
-        inFlight[index] = group
-        // The ring's next worker is made while this share is dissected: its schemas take about
-        // 15 ms to load, which the reading thread would spend not reading, and a core idle. Only
-        // once shares come full: a short file needs no more workers.
-        if index == workers.count - 1, workers.count < ringSize, pending == nil, packets.count >= Self.packetsPerShare {
-            let next = PendingWorker(make: makeWorker)
-            DispatchQueue.global().async(group: next.group) { next.make() }
-            pending = next
-        }
-    }
-
-    /// A worker being made on another thread. One at a time, and only the reading thread asks for
-    /// it, after waiting for `group`: the maker's captured state is never touched by two threads.
-    private final class PendingWorker: @unchecked Sendable {
-        let group = DispatchGroup()
-        private let maker: () throws -> FrameWorker
-        private(set) var worker: FrameWorker?
-
-        init(make: @escaping () throws -> FrameWorker) {
-            maker = make
-        }
-
-        func make() {
-            worker = try? maker()
-        }
-    }
-
-    /// The ring's next worker, while it is made (nil: none is).
-    private var pending: PendingWorker?
-
-    /// Waits for every share in flight and writes their output, oldest first.
-    func finish() {
-        pending?.group.wait()
-        for step in 0..<ringSize {
-            let index = (nextWorker + step) % ringSize
-            if index < workers.count { drain(index) }
-        }
-        if let reassembly, writeError == nil {
-            do {
-                try reassembly.finish()
-            } catch {
-                writeError = error
-            }
-        }
-        backgroundTotals = background?.finish()
-        lengthNotes.finish()
-    }
-
-    /// The background stage's totals, once ``finish()`` waited for it.
-    private var backgroundTotals: String?
-
-    private func drain(_ index: Int) {
-        guard let group = inFlight[index] else { return }
-        group.wait()
-        writeOut(index)
-        inFlight[index] = nil
-    }
-
-    private func writeOut(_ index: Int) {
-        guard writeError == nil else {
-            workers[index].discardOutput()
-            return
-        }
-        if let background {
-            let (taps, share) = workers[index].takeTaps()
-            if let share { background.reassemble(taps, in: share) }
-        }
-        do {
-            try workers[index].writeOut(notingLengthsIn: &lengthNotes, stage: reassembly)
-        } catch {
-            writeError = error
-        }
-    }
-
-    var totals: String {
-        let frames = workers.reduce(0) { $0 + $1.frames }
-        let bytes = workers.reduce(0) { $0 + $1.bytes }
-        let framesWithErrors = workers.reduce(0) { $0 + $1.framesWithErrors }
-        let framesCut = workers.reduce(0) { $0 + $1.framesCut }
-        let framesWithBadChecksums = workers.reduce(0) { $0 + $1.framesWithBadChecksums }
-        // Said only when there are some: the checksums verified depend on --checksums.
-        let checksums = framesWithBadChecksums > 0 ? ", \(framesWithBadChecksums) with bad checksums" : ""
-        let passed = workers.first?.filters == true ? ", \(workers.reduce(0) { $0 + $1.framesPassed }) passed the display filter" : ""
-        let reassembled = (reassembly?.stage.totals ?? backgroundTotals).map { "; " + $0 } ?? ""
-        return "\(frames) packet\(frames == 1 ? "" : "s"), \(bytes) bytes, \(framesWithErrors) with errors, "
-            + "\(framesCut) cut by the snapshot length\(checksums)\(passed)\(reassembled)"
-    }
-}
-
-/// The reassembly stage on a serial queue of its own, for `-q`: it shows nothing but its totals,
-/// so it can run behind the frames, on another core. It takes the taps in capture order, as the
-/// printer writes shares out; a few shares may wait for it, no more, so memory stays bounded.
-final class BackgroundReassembly: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "dissect.reassembly")
-    private let waiting = DispatchSemaphore(value: 4)
-    /// Touched only on `queue`, and by ``finish()`` after the queue is drained.
-    private var stage: ReassemblyStage?
-    private var failure: String?
-
-    /// `makeStage` runs on the stage's queue, so loading its schemas overlaps the first frames.
-    init(makeStage: @escaping @Sendable () throws -> ReassemblyStage) {
-        queue.async { [self] in
-            do {
-                stage = try makeStage()
-            } catch {
-                failure = "\(error)"
-            }
-        }
-    }
-
-    /// Taps not yet queued, with the shares whose bytes they point into.
-    private var batch: [(taps: [FrameWorker.TapMark], share: PacketShare)] = []
-    /// Shares batched before the queue is woken: a wake-up per share costs more than its taps.
-    private static let sharesPerBatch = 16
-
-    /// Takes one share's taps, in capture order.
-    func reassemble(_ taps: [FrameWorker.TapMark], in share: PacketShare) {
-        guard !taps.isEmpty else { return }
-        batch.append((taps, share))
-        if batch.count >= Self.sharesPerBatch { flush() }
-    }
-
-    private func flush() {
-        guard !batch.isEmpty else { return }
-        let work = batch
-        batch = []
-        waiting.wait()
-        queue.async { [self] in
-            defer { waiting.signal() }
-            guard let stage else { return }
-            for (taps, share) in work {
-                for mark in taps {
-                    stage.process(mark.tap, frame: mark.frame, frameBytes: share.bytes[mark.range])
-                    stage.output.removeAll()
-                }
-            }
-        }
-    }
-
-    /// Waits for the queued taps, ends the streams, and gives the totals.
-    func finish() -> String? {
-        flush()
-        return queue.sync {
-            guard let stage else { return failure.map { "reassembly off: \($0)" } }
-            stage.finish()
-            return stage.totals
-        }
-    }
-}
-
-/// The reassembly stage of a capture's output: units written to standard output as they complete.
-final class ReassemblyOutput {
-    let stage: ReassemblyStage
-    private let symbols: SymbolSet
-    private var asciiOutput: [UInt8] = []
-
-    init(stage: ReassemblyStage, symbols: SymbolSet) {
-        self.stage = stage
-        self.symbols = symbols
-    }
-
-    /// Takes one frame's segment or fragment, and writes the units it completed.
-    func reassemble(_ tap: TransportTap, frame: Int, frameBytes: ArraySlice<UInt8>, frameShown: Bool = true) throws(OutputError) {
-        stage.process(tap, frame: frame, frameBytes: frameBytes, frameShown: frameShown)
-        try writeOut()
-    }
-
-    /// The capture ended: writes what the streams still held.
-    func finish() throws(OutputError) {
-        stage.finish()
-        try writeOut()
-    }
-
-    private func writeOut() throws(OutputError) {
-        guard stage.output.count > 0 else { return }
-        defer { stage.output.removeAll() }
-        guard symbols == .ascii else {
-            try StandardStream.output.write(UnsafeRawBufferPointer(stage.output.bytes))
-            return
-        }
-        asciiOutput.removeAll(keepingCapacity: true)
-        SymbolSet.appendASCII(of: stage.output.bytes, to: &asciiOutput)
-        var failure: OutputError?
-        asciiOutput.withUnsafeBytes { bytes in
-            do throws(OutputError) {
-                try StandardStream.output.write(bytes)
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
-    }
-}
-
-/// Warnings for records that captured more bytes than the packet had on the wire: a record header
-/// no capturing tool writes (tcpdump prints `[Invalid header: len(64) < caplen(74)]` instead of
-/// the packet, tshark marks the frame malformed). The packet is still dissected, with all its
-/// captured bytes. The first few are noted one by one on standard error, the rest counted at the end.
-struct InvalidLengthNotes {
-    static let limit = 10
-    private let emit: (String) -> Void
-    private(set) var count = 0
-
-    init(emit: @escaping (String) -> Void = printError) {
-        self.emit = emit
-    }
-
-    mutating func note(packet: Int, captured: Int, original: Int) {
-        count += 1
-        guard count <= Self.limit else { return }
-        emit("warning: packet \(packet): captured length \(captured) is more than the original length \(original) (invalid record header)")
-    }
-
-    func finish() {
-        let more = count - Self.limit
-        guard more > 0 else { return }
-        emit("warning: \(more) more packet\(more == 1 ? "" : "s") with a captured length more than the original length")
-    }
-}
-
-/// An interpreter, a renderer and an output buffer. Used by one thread at a time: the printer
-/// hands a worker a share and waits for it before writing its buffer or handing it another.
-final class FrameWorker: @unchecked Sendable {
-    /// A packet whose record is invalid, and where its output starts in the buffer: its
-    /// warning goes to standard error just before it.
-    struct LengthNote {
-        var outputOffset: Int
-        let packet: Int
-        let captured: Int
-        let original: Int
-    }
-
-    /// A frame whose TCP segment or IP fragment goes to reassembly, and where its output ends:
-    /// the units it completes are written there.
-    struct TapMark {
-        var outputOffset: Int
-        let frame: Int
-        let tap: TransportTap
-        /// The frame's bytes in the share.
-        let range: Range<Int>
-        /// Whether the frame was shown (a display filter may leave it out): its units then follow its line.
-        var frameShown = true
-    }
-
-    private let leadingPadding = CacheLinePadding()
-    // A worker is used by one thread at a time (a share's dissection, then its writing out, in
-    // turn), and the frame loop touches these properties for every frame: the run-time
-    // exclusivity checks of a class's properties are left out.
-    @exclusivity(unchecked) private var interpreter: Interpreter
-    private let tapper: TransportTapper?
-    /// The local time zone's offsets, for times shown in local time (nil: UTC).
-    private let localOffsets: LocalOffsets?
-    @exclusivity(unchecked) private var taps: [TapMark] = []
-    /// The layers each walk of the share noted, and where each frame's output ends (by its
-    /// position in the share), until the share's taps are read.
-    @exclusivity(unchecked) private var notedLayers = TransportTapper.NotedLayers()
-    @exclusivity(unchecked) private var outputEnds: [Int] = []
-    /// The share dissected last, kept while its taps wait to be reassembled.
-    private var tappedShare: PacketShare?
-    private let root: StructType
-    /// The link type `root` is for, and the roots of the other link types of a pcapng file
-    /// whose interfaces differ, found as their packets come.
-    private let rootLinkType: Int
-    private var otherRoots: [Int: StructType] = [:]
-    private let schema: Schema
-    private let renderer: ViewRenderer?
-    /// `-Y`: only the frames it passes are shown.
-    @exclusivity(unchecked) private var displayFilter: DisplayFilter?
-    /// `-T fields`: each shown frame's line of fields, instead of a view.
-    @exclusivity(unchecked) private var fieldExtractor: FieldExtractor?
-    /// Per frame of the share, whether it was shown.
-    @exclusivity(unchecked) private var shownFrames: [Bool] = []
-    private let symbols: SymbolSet
-    @exclusivity(unchecked) private var sink = TextSink(capacity: 1 << 17)
-    /// The output with ASCII symbols, when the locale wants them.
-    @exclusivity(unchecked) private var asciiOutput: [UInt8] = []
-    @exclusivity(unchecked) private var lengthNotes: [LengthNote] = []
-    @exclusivity(unchecked) private var packetBytes: [UInt8] = []
-    @exclusivity(unchecked) private(set) var frames = 0
-    @exclusivity(unchecked) private(set) var bytes = 0
-    @exclusivity(unchecked) private(set) var framesWithErrors = 0
-    /// Frames a field of which ran past the bytes the snapshot length kept (no error otherwise).
-    @exclusivity(unchecked) private(set) var framesCut = 0
-    @exclusivity(unchecked) private(set) var framesWithBadChecksums = 0
-    /// Frames the display filter passed (when there is one).
-    @exclusivity(unchecked) private(set) var framesPassed = 0
-    /// Whether a display filter is asked of each frame.
-    var filters: Bool { displayFilter != nil }
-    private let trailingPadding = CacheLinePadding()
-
-    /// `tapper` takes each frame's TCP segment or IP fragment for reassembly (nil: none).
-    init(schema: Schema, root: StructType, linkType: Int = -1, view: View?, options: RenderOptions, localTime: Bool = false,
-         symbols: SymbolSet = .unicode, walk: Interpreter.Options = Interpreter.Options(), tapper: TransportTapper? = nil,
-         displayFilter: DisplayFilter? = nil, fields: FieldExtractor? = nil) {
-        self.tapper = tapper
-        fieldExtractor = fields
-        self.displayFilter = displayFilter
-        self.schema = schema
-        rootLinkType = linkType
-        localOffsets = localTime ? LocalOffsets() : nil
-        interpreter = Interpreter(schema: schema, options: walk)
-        if let tapper { interpreter.noteStructs(tapper.structIDs) }
-        self.root = root
-        renderer = view.map { ViewRenderer(view: $0, options: options) }
-        self.symbols = symbols
-    }
-
-    func show(_ packets: PacketShare) {
-        var previousTime = packets.previousTime
-        outputEnds.removeAll(keepingCapacity: true)
-        shownFrames.removeAll(keepingCapacity: true)
-        packets.bytes.withUnsafeBufferPointer { shareBytes in
-            for (position, packet) in packets.records.enumerated() {
-                let number = packet.number
-                frames += 1
-                bytes += packet.count
-                if packet.count > packet.originalLength {
-                    lengthNotes.append(LengthNote(outputOffset: sink.count, packet: number, captured: packet.count,
-                                                  original: packet.originalLength))
-                }
-                // One buffer for every packet this worker dissects: emptied, refilled, never reallocated
-                // once large enough.
-                packetBytes.removeAll(keepingCapacity: true)
-                packetBytes.append(contentsOf: UnsafeBufferPointer(rebasing: shareBytes[packet.range]))
-                // The dissection borrows the interpreter's working memory: nothing is copied or kept per packet.
-                let root = packet.linkType == rootLinkType ? self.root : root(forLinkType: packet.linkType)
-                let outcome = interpreter.withDissection(of: packetBytes, root: root,
-                                                         originalLength: packet.originalLength) { dissection in
-                    tapper?.note(dissection, tag: position, into: &notedLayers)
-                    let shown = displayFilter?.matches(dissection, frameNumber: number, originalLength: packet.originalLength) ?? true
-                    if let renderer, shown {
-                        var time = CaptureTime(seconds: packet.seconds, nanoseconds: packet.nanoseconds)
-                        var frame = FrameInfo(number: number, time: time, originalLength: packet.originalLength)
-                        switch renderer.options.timeStyle {
-                        case .timeOfDay, .dateAndTime:
-                            if let localOffsets { time.utcOffset = localOffsets.offset(at: packet.seconds) }
-                            frame.time = time
-                        case .sincePrevious: frame.elapsed = time.since(previousTime ?? time)
-                        case .sinceFirst: frame.elapsed = time.since(packets.firstTime ?? time)
-                        case .none, .epoch: break
-                        }
-                        previousTime = time
-                        renderer.render(dissection, frame: frame, into: &sink)
-                    } else if shown, fieldExtractor != nil {
-                        fieldExtractor?.append(dissection, frameNumber: number, originalLength: packet.originalLength, to: &sink,
-                                               endingLine: true)
-                    }
-                    return (failed: dissection.error != nil, cut: dissection.cutNode >= 0,
-                            badChecksum: dissection.hasBadChecksum, shown: shown)
-                }
-                shownFrames.append(outcome.shown)
-                if outcome.shown { framesPassed += 1 }
-                if outcome.failed { framesWithErrors += 1 }
-                if outcome.cut { framesCut += 1 }
-                if outcome.badChecksum { framesWithBadChecksums += 1 }
-                if let view = renderer?.view, outcome.shown {
-                    sink.newline()
-                    // Frames with several lines each are separated by a blank line, as tshark -V does.
-                    if !view.isOneLinePerFrame { sink.newline() }
-                }
-                if tapper != nil {
-                    // A summary's reassembled units go on the lines after the frame's; the other
-                    // views' after the blank line that ends it.
-                    let offset = renderer?.view.isOneLinePerFrame == true && outcome.shown ? sink.count - 1 : sink.count
-                    outputEnds.append(max(0, offset))
-                }
-            }
-            guard let tapper, !notedLayers.isEmpty else { return }
-            // The segments' headers are read now, for the whole share: between two walks the
-            // interpreter's code keeps the instruction cache. The tapper leaves out bare
-            // acknowledgments: a tap is worth the stage's time.
-            tapper.taps(of: notedLayers, bytes: { position in
-                UnsafeBufferPointer(rebasing: shareBytes[packets.records[position].range])
-            }) { position, tap in
-                let packet = packets.records[position]
-                taps.append(TapMark(outputOffset: outputEnds[position], frame: packet.number, tap: tap, range: packet.range,
-                                    frameShown: shownFrames[position]))
-            }
-            notedLayers.removeAll()
-        }
-        if !taps.isEmpty { tappedShare = packets }
-        if symbols == .ascii, sink.count > 0 { rewriteInASCII() }
-    }
-
-    /// The root struct for a packet whose link type is not the capture's (its schema's, else
-    /// `Unrecognized`, else the capture's root).
-    private func root(forLinkType linkType: Int) -> StructType {
-        if let known = otherRoots[linkType] { return known }
-        let found = schema.rootStruct(forLinkType: linkType) ?? schema.structType(named: "Unrecognized") ?? root
-        otherRoots[linkType] = found
-        return found
-    }
-
-    /// Copies the buffer into `asciiOutput` with ASCII symbols, moving each note's offset with
-    /// its packet (the symbols change length).
-    private func rewriteInASCII() {
-        let text = sink.bytes
-        var start = 0
-        var noteIndex = 0
-        var tapIndex = 0
-        // Both lists are in output order; each offset moves with the text before it.
-        while noteIndex < lengthNotes.count || tapIndex < taps.count {
-            let takeTap = noteIndex == lengthNotes.count
-                || (tapIndex < taps.count && taps[tapIndex].outputOffset <= lengthNotes[noteIndex].outputOffset)
-            let end = takeTap ? taps[tapIndex].outputOffset : lengthNotes[noteIndex].outputOffset
-            SymbolSet.appendASCII(of: UnsafeBufferPointer(rebasing: text[start..<end]), to: &asciiOutput)
-            if takeTap {
-                taps[tapIndex].outputOffset = asciiOutput.count
-                tapIndex += 1
-            } else {
-                lengthNotes[noteIndex].outputOffset = asciiOutput.count
-                noteIndex += 1
-            }
-            start = end
-        }
-        SymbolSet.appendASCII(of: UnsafeBufferPointer(rebasing: text[start..<text.count]), to: &asciiOutput)
-        sink.removeAll()
-    }
-
-    /// Writes the buffer to standard output, each invalid record's warning to standard error
-    /// just before its packet, and empties the buffer.
-    /// With `stage`, each tapped frame's segment or fragment is reassembled in order, and the
-    /// units it completes are written right after the frame.
-    func writeOut(notingLengthsIn notes: inout InvalidLengthNotes, stage: ReassemblyOutput? = nil) throws(OutputError) {
-        defer { discardOutput() }
-        let share = tappedShare
-        func write(_ output: UnsafeBufferPointer<UInt8>) throws(OutputError) {
-            var start = 0
-            var noteIndex = 0
-            var tapIndex = 0
-            while noteIndex < lengthNotes.count || tapIndex < taps.count {
-                // At one offset a frame's units come before the next frame's note.
-                let takeTap = noteIndex == lengthNotes.count
-                    || (tapIndex < taps.count && taps[tapIndex].outputOffset <= lengthNotes[noteIndex].outputOffset)
-                let end = takeTap ? taps[tapIndex].outputOffset : lengthNotes[noteIndex].outputOffset
-                try StandardStream.output.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[start..<end])))
-                start = end
-                if takeTap {
-                    let mark = taps[tapIndex]
-                    tapIndex += 1
-                    guard let stage, let share else { continue }
-                    try stage.reassemble(mark.tap, frame: mark.frame, frameBytes: share.bytes[mark.range],
-                                         frameShown: mark.frameShown)
-                } else {
-                    let note = lengthNotes[noteIndex]
-                    noteIndex += 1
-                    notes.note(packet: note.packet, captured: note.captured, original: note.original)
-                }
-            }
-            try StandardStream.output.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[start..<output.count])))
-        }
-        if asciiOutput.isEmpty {
-            try write(sink.bytes)
-        } else {
-            var failure: OutputError?
-            asciiOutput.withUnsafeBufferPointer { output in
-                do throws(OutputError) {
-                    try write(output)
-                } catch {
-                    failure = error
-                }
-            }
-            if let failure { throw failure }
-        }
-    }
-
-    /// Hands over the taps of the share dissected last, and that share, for reassembly elsewhere.
-    func takeTaps() -> (taps: [TapMark], share: PacketShare?) {
-        defer {
-            taps.removeAll(keepingCapacity: true)
-            tappedShare = nil
-        }
-        return (taps, tappedShare)
-    }
-
-    /// Empties the buffer without writing it.
-    func discardOutput() {
-        sink.removeAll()
-        asciiOutput.removeAll(keepingCapacity: true)
-        lengthNotes.removeAll(keepingCapacity: true)
-        taps.removeAll(keepingCapacity: true)
-        tappedShare = nil
-    }
-}
-
-/// Packets read from a capture for one worker, their bytes end to end in one buffer: a share
-/// costs two allocations, not one per packet, and none of them is freed on another thread per
-/// packet.
-struct PacketShare: Sendable {
-    struct Record: Sendable {
-        let range: Range<Int>
-        /// The packet's number: its place in the file (or in a live capture).
-        let number: Int
-        let seconds: Int
-        let nanoseconds: Int
-        let originalLength: Int
-        /// The link type of the packet's interface.
-        let linkType: Int
-
-        var count: Int { range.count }
-    }
-
-    private(set) var bytes: [UInt8] = []
-    private(set) var records: [Record] = []
-
-    /// Room for `packets` packets and `bytes` bytes.
-    /// When the capture's first packet was taken (the start of -ttttt's times).
-    var firstTime: CaptureTime?
-    /// When the packet before this share's first was taken (the start of -ttt's first time).
-    private(set) var previousTime: CaptureTime?
-
-    /// The share that follows `previous`, with room for `packets` packets and `bytes` bytes.
-    init(packets: Int, bytes: Int, after previous: PacketShare) {
-        self.init(packets: packets, bytes: bytes)
-        firstTime = previous.firstTime
-        previousTime = previous.records.last.map { CaptureTime(seconds: $0.seconds, nanoseconds: $0.nanoseconds) }
-            ?? previous.previousTime
-    }
-
-    init(packets: Int, bytes: Int) {
-        records.reserveCapacity(packets)
-        self.bytes.reserveCapacity(bytes)
-    }
-
-    var count: Int { records.count }
-    var byteCount: Int { bytes.count }
-
-    mutating func append(_ packet: BorrowedPacket) {
-        let start = bytes.count
-        bytes.append(contentsOf: packet.bytes)
-        records.append(Record(range: start..<bytes.count, number: packet.position, seconds: packet.seconds,
-                              nanoseconds: packet.nanoseconds, originalLength: packet.originalLength, linkType: packet.linkType))
-    }
-}
-
-/// The local time zone's offset from UTC (TZ, as tcpdump honours it) at capture times, asked of
-/// the C library once per quarter hour of capture time: offsets change (summer time) only on
-/// quarter hours, and asking costs a lookup in the zone's rules.
-final class LocalOffsets {
-    private var quarter = Int.min
-    private var offset = 0
-
-    init() {
-        tzset()
-    }
-
-    /// Seconds east of UTC at `seconds` since 1970.
-    func offset(at seconds: Int) -> Int {
-        let quarter = seconds >= 0 ? seconds / 900 : (seconds + 1) / 900 - 1
-        if quarter != self.quarter {
-            self.quarter = quarter
-            var time = time_t(clamping: seconds)
-            var local = tm()
-            offset = localtime_r(&time, &local) != nil ? local.tm_gmtoff : 0
-        }
-        return offset
     }
 }

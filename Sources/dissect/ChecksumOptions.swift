@@ -1,5 +1,6 @@
 import ArgumentParser
 import BinarySchema
+import CapturePipeline
 
 /// `--checksums`: which `@checksum` fields are verified, for every command that dissects.
 struct ChecksumOptions: ParsableArguments {

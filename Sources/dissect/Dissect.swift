@@ -1,5 +1,6 @@
 import ArgumentParser
 import BinarySchema
+import CapturePipeline
 import Dissector
 import Foundation
 

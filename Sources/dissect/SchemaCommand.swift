@@ -1,5 +1,6 @@
 import ArgumentParser
 import BinarySchema
+import CapturePipeline
 
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CapturePipeline
 import Dissector
 import Foundation
 import PacketCapture

@@ -1,4 +1,5 @@
 import BinarySchema
+import CapturePipeline
 @testable import dissect
 import Foundation
 import PacketCapture
@@ -274,34 +275,8 @@ extension CommandLineTests {
         #expect(written.error.contains(warning), "\(written.error)")
     }
 
-    @Test func invalidLengthNotesStopAfterALimitAndCountTheRest() throws {
-        var errors: [String] = []
-        var notes = InvalidLengthNotes { errors.append($0) }
-        for number in 1...(InvalidLengthNotes.limit + 5) { notes.note(packet: number, captured: 100, original: 60) }
-        notes.finish()
-        #expect(errors.count == InvalidLengthNotes.limit + 1)
-        #expect(errors.last == "warning: 5 more packets with a captured length more than the original length")
-    }
-
-    @Test func threadsAreCappedAndWorkersMadeOnlyWhenShareNeedsThem() throws {
-        #expect(PacketPrinter.threadCount(requested: 1000) == PacketPrinter.maximumThreads)
-        #expect(PacketPrinter.threadCount(requested: 3) == 3)
-        let schema = try SchemaLoader.loadBundled()
-        let root = try #require(schema.structType(named: "Ethernet"))
-        var made = 0
-        let printer = try PacketPrinter(threads: 1000) {
-            made += 1
-            return FrameWorker(schema: schema, root: root, view: nil, options: .init())
-        }
-        // dns.pcap: 16 packets, one share.
-        let capture = try Capture.open(file: Self.repositoryRoot.appendingPathComponent(Self.capture("dns.pcap")).path)
-        var share = PacketShare(packets: 16, bytes: 0)
-        while case .packet(let packet) = try capture.nextBorrowed() { share.append(packet) }
-        printer.show(share)
-        printer.finish()
-        #expect(made == 1)
-        #expect(printer.totals.hasPrefix("16 packets, 1822 bytes"))
-
+    /// The ring's own tests are CapturePipelineTests' WorkerRingTests; here, the option.
+    @Test func aLargeThreadCountGivesTheSameOutput() throws {
         let result = try run(["-r", Self.capture("dns.pcap"), "-f", "summary", "--threads", "1000"])
         #expect(result.status == 0)
         #expect(result.output == (try run(["-r", Self.capture("dns.pcap"), "-f", "summary", "--threads", "1"])).output)
@@ -384,6 +359,10 @@ extension CommandLineTests {
                     "\(view): \(result.output)")
             #expect(result.output.utf8.allSatisfy { $0 < 0x80 }, "\(view): \(result.output)")
         }
+        // A reassembled unit's line (`  ↳ reassembled`) too: it was left in UTF-8.
+        let units = try run(["-r", "Corpus/reassembly/http-large.pcap", "-f", "summary"], environment: environment)
+        #expect(units.output.contains("  -> reassembled TCP PDU from frames"), "\(units.output.prefix(1500))")
+        #expect(units.output.utf8.allSatisfy { $0 < 0x80 })
     }
 
     @Test func theLocaleRuleFollowsTheCLibrary() {

@@ -97,6 +97,29 @@ extension CommandLineTests {
         #expect(liveOnly.status != 0 && liveOnly.error.contains("-Q applies to a live capture"), "\(liveOnly.error)")
     }
 
+    /// -w with -Y writes only what the filter passes, as tshark does; --print shows them too.
+    @Test func aDisplayFilterChoosesThePacketsWritten() throws {
+        let file = Self.temporaryFile(".pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let written = try run(["-r", Self.capture("dns.pcap"), "-Y", "dns.flags.response == 1 and dns.a", "-w", file.path])
+        #expect(written.status == 0 && written.output.isEmpty, "\(written.error)")
+        // tshark -r dns.pcap -Y 'dns.flags.response == 1 and dns.a': frames 2 and 6.
+        let readBack = try run(["-r", file.path, "-T", "fields", "-e", "dns.qry.name", "-e", "dns.a"])
+        #expect(readBack.status == 0, "\(readBack.error)")
+        let expected = try run(["-r", Self.capture("dns.pcap"), "-Y", "dns.flags.response == 1 and dns.a", "-T", "fields",
+                                "-e", "dns.qry.name", "-e", "dns.a"])
+        #expect(readBack.output == expected.output && readBack.output.split(separator: "\n").count == 2, "\(readBack.output)")
+        let printed = try run(["-r", Self.capture("dns.pcap"), "-Y", "dns.a", "-w", file.path, "--print", "-t"])
+        #expect(printed.status == 0, "\(printed.error)")
+        let again = try run(["-r", file.path, "-t"])
+        // The numbers differ (the file written has only these packets); the rest of each line does not.
+        func withoutNumbers(_ text: String) -> [String] {
+            text.split(separator: "\n").map { line in line.split(separator: " ").dropFirst().joined(separator: " ") }
+        }
+        let printedLines = withoutNumbers(printed.output)
+        #expect(!printedLines.isEmpty && printedLines == withoutNumbers(again.output))
+    }
+
     /// Where tcpdump's or tshark's flag means something else here, or nothing, the error says
     /// what to use instead.
     @Test func flagsThatDifferPointToWhatToUse() throws {

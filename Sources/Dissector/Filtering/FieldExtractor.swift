@@ -144,25 +144,39 @@ public struct FieldExtractor {
                                 endingLine: Bool = false) {
         defer { if endingLine { sink.append(byte: UInt8(ascii: "\n")) } }
         index.fill(dissection)
-        for (position, column) in columns.enumerated() {
+        for position in columns.indices {
             if position > 0 { sink.append(format.separator) }
-            var values: [String] = []
-            switch column {
-            case .frameNumber: values = [String(frameNumber)]
-            case .frameLength: values = [String(originalLength ?? dissection.bytes.count)]
-            case .capturedLength: values = [String(dissection.bytes.count)]
-            case .field(let name):
-                // An array is named as its elements (`tls.handshake.ciphersuite`): its elements are the occurrences.
-                for node in 0..<index.count where index.ids[node] == name && dissection.nodes[node].kind != .array {
-                    scratch.removeAll()
-                    ValueWriter.writeFieldValue(dissection, node, into: &scratch)
-                    values.append(scratch.text)
-                    if format.occurrence == .first { break }
-                }
-            }
-            if format.occurrence == .last, let last = values.last { values = [last] }
-            let joined = values.joined(separator: format.aggregator)
+            let joined = values(ofColumn: position, in: dissection, frameNumber: frameNumber, originalLength: originalLength)
+                .joined(separator: format.aggregator)
             sink.append(quoted(joined))
         }
+    }
+
+    /// Each field's values in `dissection` (frame `frameNumber`, `originalLength` bytes on the
+    /// wire), in the order of ``names``: every occurrence, or the first or last as the format's
+    /// occurrence says.
+    public mutating func values(of dissection: Dissection, frameNumber: Int, originalLength: Int? = nil) -> [[String]] {
+        index.fill(dissection)
+        return columns.indices.map { values(ofColumn: $0, in: dissection, frameNumber: frameNumber, originalLength: originalLength) }
+    }
+
+    /// Column `position`'s values, once ``index`` holds `dissection`'s names.
+    private mutating func values(ofColumn position: Int, in dissection: Dissection, frameNumber: Int, originalLength: Int?) -> [String] {
+        var values: [String] = []
+        switch columns[position] {
+        case .frameNumber: values = [String(frameNumber)]
+        case .frameLength: values = [String(originalLength ?? dissection.bytes.count)]
+        case .capturedLength: values = [String(dissection.bytes.count)]
+        case .field(let name):
+            // An array is named as its elements (`tls.handshake.ciphersuite`): its elements are the occurrences.
+            for node in 0..<index.count where index.ids[node] == name && dissection.nodes[node].kind != .array {
+                scratch.removeAll()
+                ValueWriter.writeFieldValue(dissection, node, into: &scratch)
+                values.append(scratch.text)
+                if format.occurrence == .first { break }
+            }
+        }
+        if format.occurrence == .last, let last = values.last { values = [last] }
+        return values
     }
 }

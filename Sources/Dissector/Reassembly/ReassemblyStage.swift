@@ -19,6 +19,8 @@ package final class ReassemblyStage {
     package private(set) var unitsWithErrors = 0
     /// `-Y`: only the units it passes are shown (all are reassembled and counted).
     @exclusivity(unchecked) package var displayFilter: DisplayFilter?
+    /// Takes each unit the display filter passes, in place of rendering it (a library user's events).
+    package var unitHandler: ((Dissection, FrameInfo) -> Void)?
 
     /// A stage over `schema`, rendering in `view` (nil: dissect and count only, as for `-q`).
     package init(schema: Schema, options: CaptureReassembler.Options, walk: Interpreter.Options,
@@ -61,9 +63,15 @@ package final class ReassemblyStage {
             let received = unit.origin.missing.first.map { Array(unit.bytes.prefix($0.lowerBound)) } ?? unit.bytes
             let failed = interpreter.withDissection(of: received, root: root,
                                                     originalLength: unit.origin.length) { dissection in
-                if let renderer, displayFilter?.matches(dissection, originalLength: unit.origin.length) ?? true {
-                    var frame = FrameInfo(label: "reassembled")
-                    frame.reassembly = unit.origin
+                guard renderer != nil || unitHandler != nil,
+                      displayFilter?.matches(dissection, originalLength: unit.origin.length) ?? true else {
+                    return dissection.error != nil
+                }
+                var frame = FrameInfo(label: "reassembled")
+                frame.reassembly = unit.origin
+                if let unitHandler {
+                    unitHandler(dissection, frame)
+                } else if let renderer {
                     let oneLine = renderer.view.isOneLinePerFrame
                     if oneLine && endingFrameLine { output.newline() }
                     renderer.render(dissection, frame: frame, into: &output)

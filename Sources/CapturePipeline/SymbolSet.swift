@@ -1,13 +1,13 @@
-/// The characters the views' symbols are shown in: `·`, `›`, `✗` and `…` where the terminal's
-/// character set is UTF-8, ASCII stand-ins where it is not (`-`, `>`, `!`, `...`), so a C or
+/// The characters the views' symbols are shown in: `·`, `›`, `✗`, `…` and `↳` where the terminal's
+/// character set is UTF-8, ASCII stand-ins where it is not (`-`, `>`, `!`, `...`, `->`), so a C or
 /// POSIX locale never shows stray bytes.
-enum SymbolSet: Equatable {
+package enum SymbolSet: Equatable, Sendable {
     case unicode, ascii
 
     /// Decided from the locale as the C library decides it: the first of `LC_ALL`, `LC_CTYPE`
     /// and `LANG` that is set and not empty names the locale, whose codeset must be UTF-8
     /// (`en_US.UTF-8`, `C.utf8`). No locale at all is the C locale, which is ASCII.
-    init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
         let name = locale.lowercased()
         self = name.contains("utf-8") || name.contains("utf8") ? .unicode : .ascii
@@ -19,13 +19,14 @@ enum SymbolSet: Equatable {
         (Array("›".utf8), Array(">".utf8)),
         (Array("✗".utf8), Array("!".utf8)),
         (Array("…".utf8), Array("...".utf8)),
+        (Array("↳".utf8), Array("->".utf8)),
     ]
 
     /// Appends `text` to `output` with the views' symbols in ASCII. The views always write UTF-8;
     /// rewriting their output here keeps the character set a matter of the terminal the command
     /// writes to. Every other byte is copied as it is. A packet's own text holding one of these
-    /// four characters is rewritten too: such a locale could not show it anyway.
-    static func appendASCII(of text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    /// five characters is rewritten too: such a locale could not show it anyway.
+    package static func appendASCII(of text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         var copiedUpTo = 0
         var index = 0
         while index < text.count {
