@@ -31,6 +31,7 @@ public struct DisplayFilter {
         root = try compiler.compile(syntax)
         names.intern = compiler.intern
         names.internedText = compiler.internedText
+        names.restrictToInternedNames()
     }
 
     /// Whether the frame `dissection` shows (number `frameNumber`, from 1, of `originalLength` bytes on the wire) passes.

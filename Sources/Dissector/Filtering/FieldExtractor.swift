@@ -108,6 +108,7 @@ public struct FieldExtractor {
             }
         }
         self.columns = columns
+        index.restrictToInternedNames()
     }
 
     /// The header line (the names joined by the separator, quoted as values are), without a newline.
