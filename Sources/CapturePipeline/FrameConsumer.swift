@@ -22,7 +22,21 @@ package protocol FrameConsumer: AnyObject {
     func deliverUnits(of stage: ReassemblyStage) throws(OutputError)
 }
 
-/// A view or `-T fields` lines, as text written to a destination (standard output), with the
+/// Whether a JSON array of records (`-T json`) has had its first record yet: its consumers, one
+/// per worker, share it on the delivering thread, where the first record loses its separator.
+package final class JSONArrayState {
+    package private(set) var hasRecords = false
+
+    package init() {}
+
+    /// Marks that a record was written; true for the first.
+    func takeFirst() -> Bool {
+        defer { hasRecords = true }
+        return !hasRecords
+    }
+}
+
+/// A view or `-T fields` records, as text written to a destination (standard output), with the
 /// views' symbols in ASCII where the locale wants them.
 package final class TextFrameConsumer: FrameConsumer {
     private let renderer: ViewRenderer?
@@ -32,14 +46,18 @@ package final class TextFrameConsumer: FrameConsumer {
     @exclusivity(unchecked) private var sink = TextSink(capacity: 1 << 17)
     private var delivered = 0
     @exclusivity(unchecked) private var asciiOutput: [UInt8] = []
+    /// For `-T json`: the array the records go in.
+    private let jsonArray: JSONArrayState?
 
-    /// Renders each frame in `view`, or (`view` nil) writes its line of `fields`.
+    /// Renders each frame in `view`, or (`view` nil) writes its record of `fields`; `jsonArray`
+    /// is the array shared by every worker's consumer when the records are `-T json`'s.
     package init(view: View?, options: RenderOptions, fields: FieldExtractor? = nil, symbols: SymbolSet,
-                 destination: any ByteDestination) {
+                 destination: any ByteDestination, jsonArray: JSONArrayState? = nil) {
         renderer = view.map { ViewRenderer(view: $0, options: options) }
         self.fields = fields
         self.symbols = symbols
         self.destination = destination
+        self.jsonArray = jsonArray
     }
 
     package var position: Int { sink.count }
@@ -55,16 +73,18 @@ package final class TextFrameConsumer: FrameConsumer {
             // Frames with several lines each are separated by a blank line, as tshark -V does.
             if !renderer.view.isOneLinePerFrame { sink.newline() }
         } else if fields != nil {
-            fields?.append(dissection, frameNumber: frame.number ?? 0, originalLength: frame.originalLength, to: &sink,
-                           endingLine: true)
+            fields?.appendRecord(dissection, frameNumber: frame.number ?? 0, originalLength: frame.originalLength,
+                                 time: frame.time, to: &sink)
         }
     }
 
     package func deliver(upTo position: Int) throws(OutputError) {
         let end = min(position, sink.count)
         guard end > delivered else { return }
-        let start = delivered
+        var start = delivered
         delivered = end
+        // Each JSON record starts with the array's separator, which the first does without.
+        if let jsonArray, jsonArray.takeFirst(), sink.bytes[start] == UInt8(ascii: ",") { start += 1 }
         try write(UnsafeBufferPointer(rebasing: sink.bytes[start..<end]))
     }
 

@@ -151,9 +151,10 @@ struct CaptureCommand: ParsableCommand {
     var displayFilterText: String?
 
     @Option(name: .customShort("T"), parsing: .unconditional, help: ArgumentHelp(
-        "tshark's output format: 'fields' prints, one line per packet, the fields named by -e (-T fields -e ip.src -e dns.qry.name), "
-            + "as tshark does; with -T, -e names a field (without it, -e is tcpdump's link-layer flag). Other formats are views: -f json, -f tree.",
-        valueName: "fields"))
+        "tshark's output format for the fields named by -e, as tshark writes them: 'fields' one line per packet "
+            + "(-T fields -e ip.src -e dns.qry.name), 'json' one JSON array of packets, 'ek' Elasticsearch bulk lines. "
+            + "With -T, -e names a field (without it, -e is tcpdump's link-layer flag). Every field of each packet: the views, -f json, -f tree.",
+        valueName: "fields|json|ek"))
     var outputFormat: String?
 
     @Option(name: .customLong("field"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
@@ -233,30 +234,37 @@ struct CaptureCommand: ParsableCommand {
         if views > 1 { throw ValidationError("choose one view: -f VIEW, -v or -V (tree), or -x/-X (hex)") }
         if quiet && print { throw ValidationError("--quiet and --print cannot be used together") }
         if let outputFormat {
-            guard outputFormat == "fields" else {
-                let pointer = ["json": "-f json", "pdml": "-f json", "ek": "-f json", "text": "-f summary", "tabs": "-f summary", "ps": "-f tree"]
-                throw ValidationError("-T '\(outputFormat)': dissect's -T prints fields (-T fields -e NAME ...)"
-                    + (pointer[outputFormat].map { "; for this output use \($0)" } ?? "; the views are chosen with -f"))
+            guard let output = FieldExtractor.Format.Output(rawValue: outputFormat) else {
+                let pointer = ["pdml": "-f json", "text": "-f summary", "tabs": "-f summary", "ps": "-f tree"]
+                throw ValidationError("-T '\(outputFormat)': dissect's -T prints the fields named by -e, as fields, json or ek "
+                    + "(-T fields -e NAME ...)" + (pointer[outputFormat].map { "; for this output use \($0)" } ?? "; the views are chosen with -f"))
             }
-            guard !fieldNames.isEmpty else { throw ValidationError("-T fields needs at least one -e NAME (dissect schema list --fields lists the names)") }
+            guard !fieldNames.isEmpty else {
+                throw ValidationError("-T \(output.rawValue) needs at least one -e NAME (dissect schema list --fields lists the names); "
+                    + (output == .fields ? "" : "for every field of each packet use -f json"))
+            }
             if view.formatChoice != nil || verbose > 0 || tsharkVerbose || hexFlags + hexASCIIFlags > 0 {
-                throw ValidationError("-T fields prints fields: choose it or a view (-f, -v, -V, -x), not both")
+                throw ValidationError("-T \(output.rawValue) prints fields: choose it or a view (-f, -v, -V, -x), not both")
             }
-            if quiet { throw ValidationError("-T fields prints fields, and -q prints only totals: choose one") }
+            if quiet { throw ValidationError("-T \(output.rawValue) prints fields, and -q prints only totals: choose one") }
         } else if !fieldNames.isEmpty || !fieldOptions.isEmpty {
-            throw ValidationError("-E and a field to print (--field) go with -T fields")
+            throw ValidationError("-E and a field to print (--field) go with -T fields, json or ek")
         }
     }
 
-    /// `-T fields`: the fields to print, checked against `schema`.
+    /// `-T`'s record format, when it is given.
+    private var fieldOutput: FieldExtractor.Format.Output? { outputFormat.flatMap(FieldExtractor.Format.Output.init(rawValue:)) }
+
+    /// `-T fields|json|ek`: the fields to print, checked against `schema`.
     private func fieldExtractor(for schema: Schema) throws -> FieldExtractor? {
-        guard outputFormat == "fields" else { return nil }
+        guard let fieldOutput else { return nil }
         var format = FieldExtractor.Format()
+        format.output = fieldOutput
         do {
             for option in fieldOptions { try format.apply(option) }
             return try FieldExtractor(fields: fieldNames, schema: schema, format: format)
         } catch {
-            throw ValidationError("-T fields: \(error.message)")
+            throw ValidationError("-T \(fieldOutput.rawValue): \(error.message)")
         }
     }
 
@@ -286,15 +294,19 @@ struct CaptureCommand: ParsableCommand {
         // -w with -Y writes what the filter passes, once each packet is dissected; -w alone
         // every packet, as it is read.
         let filteredWriting = writer != nil && displayFilterText != nil
-        let ring = try makeRing(for: capture, writing: writer != nil, shownPacketWriter: filteredWriting ? writer : nil)
+        let jsonArray = fieldOutput == .json ? JSONArrayState() : nil
+        let ring = try makeRing(for: capture, writing: writer != nil, shownPacketWriter: filteredWriting ? writer : nil,
+                                jsonArray: jsonArray)
         // The HTML view is one page: its head before the first packet, its tail after the last.
         let page = ring != nil && !quiet && shownView == .html && outputFormat == nil
         if page { try StandardStream.output.write(HTMLPage.head(title: readFile ?? interface ?? "capture")) }
-        if outputFormat == "fields", ring != nil {
+        if fieldOutput == .fields, ring != nil {
             var format = FieldExtractor.Format()
             for option in fieldOptions { try? format.apply(option) }
             if format.header { try StandardStream.output.writeLine(FieldExtractor.headerLine(names: fieldNames, format: format)) }
         }
+        // -T json: one array, its records written as they come.
+        if fieldOutput == .json, ring != nil { try StandardStream.output.write("[") }
         stopOnInterrupt(capture.stopper)
         if capture.isLive {
             // As tcpdump, on standard error: what is being captured, before the first packet.
@@ -317,6 +329,7 @@ struct CaptureCommand: ParsableCommand {
         let seen = outcome.seen
         let output = ring
         if page, outcome.outputFailure == nil { try StandardStream.output.write(HTMLPage.tail) }
+        if let jsonArray, outcome.outputFailure == nil { try StandardStream.output.write(jsonArray.hasRecords ? "\n]\n" : "]\n") }
         if let error = outcome.outputFailure { throw error }
         if let writeFailure = outcome.writeFailure { throw writeFailure }
         // The totals are the answer -q asks for: standard output, as tshark prints its statistics
@@ -331,9 +344,9 @@ struct CaptureCommand: ParsableCommand {
 
     private var reassemblyOptions: CaptureReassembler.Options {
         var options = CaptureReassembler.Options()
-        // -T fields reads each frame as it is, as tshark does with reassembly off.
-        options.tcp = !noTcpReassembly && outputFormat != "fields"
-        options.ip = !noDefragment && outputFormat != "fields"
+        // -T reads each frame as it is, as tshark does with reassembly off.
+        options.tcp = !noTcpReassembly && fieldOutput == nil
+        options.ip = !noDefragment && fieldOutput == nil
         return options
     }
 
@@ -394,7 +407,8 @@ struct CaptureCommand: ParsableCommand {
 
     /// What shows each packet: nothing with -w (unless --print), the totals with -q, else the
     /// view. With `shownPacketWriter` (-w with -Y) the packets the filter passes are written there.
-    private func makeRing(for capture: Capture, writing: Bool, shownPacketWriter: CaptureWriter? = nil) throws -> WorkerRing? {
+    private func makeRing(for capture: Capture, writing: Bool, shownPacketWriter: CaptureWriter? = nil,
+                          jsonArray: JSONArrayState? = nil) throws -> WorkerRing? {
         let shows = !writing || print
         if !shows && shownPacketWriter == nil { return nil }
         let symbols = quiet ? .unicode : view.symbols(for: shownView)
@@ -411,7 +425,7 @@ struct CaptureCommand: ParsableCommand {
             let fields = try fieldExtractor(for: schema)
             guard shownView != nil || fields != nil else { return nil }
             return TextFrameConsumer(view: fields == nil ? shownView : nil, options: renderOptions, fields: fields,
-                                     symbols: symbols, destination: StandardStream.output)
+                                     symbols: symbols, destination: StandardStream.output, jsonArray: jsonArray)
         }
         // Nothing reassembled is written to a capture file.
         setup.reassembly = reassemblyOptions

@@ -16,7 +16,10 @@ import Testing
         var testDescription: String { "\(file): \(capture) \(fields.joined(separator: " "))" }
     }
 
-    static let cases: [Case] = {
+    /// The `-T fields` cases (the `T=json` and `T=ek` ones are the command line's: CommandLineTests).
+    static let cases: [Case] = allCases.filter { !$0.options.contains { $0.hasPrefix("T=") } }
+
+    static let allCases: [Case] = {
         let folder = repositoryRoot.appendingPathComponent("Corpus/oracle/field-output")
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".txt") }.sorted()
         return files.compactMap { file in

@@ -97,6 +97,30 @@ extension CommandLineTests {
         #expect(liveOnly.status != 0 && liveOnly.error.contains("-Q applies to a live capture"), "\(liveOnly.error)")
     }
 
+    /// -T json and -T ek, byte for byte as tshark writes them (`Corpus/oracle/field-output/`, the
+    /// files whose options hold `T=json` or `T=ek`, written by `scripts/field-output-oracle`).
+    @Test func jsonAndElasticsearchRecordsAreTsharks() throws {
+        let folder = Self.repositoryRoot.appendingPathComponent("Corpus/oracle/field-output")
+        var checked: Set<String> = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where file.hasSuffix(".txt") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let lines = text.components(separatedBy: "\n")
+            let options = lines[2].split(separator: " ").map(String.init)
+            guard let format = options.first(where: { $0.hasPrefix("T=") })?.dropFirst(2) else { continue }
+            var arguments = ["-r", Self.capture(lines[0]), "-T", String(format)]
+            for field in lines[1].split(separator: " ") { arguments += ["-e", String(field)] }
+            for option in options where !option.hasPrefix("T=") { arguments += ["-E", option] }
+            let result = try run(arguments, environment: Self.environment(zone: "UTC"))
+            #expect(result.status == 0, "\(file): \(result.error)")
+            #expect(result.output == lines.dropFirst(3).joined(separator: "\n"), "\(file)")
+            checked.insert(String(format))
+        }
+        #expect(checked == ["json", "ek"])
+        // No packet: an empty array, as tshark's.
+        let none = try run(["-r", Self.capture("dns.pcap"), "-Y", "frame.number == 99", "-T", "json", "-e", "ip.src"])
+        #expect(none.output == "[]\n")
+    }
+
     /// -w with -Y writes only what the filter passes, as tshark does; --print shows them too.
     @Test func aDisplayFilterChoosesThePacketsWritten() throws {
         let file = Self.temporaryFile(".pcap")

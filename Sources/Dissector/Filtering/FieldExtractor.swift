@@ -22,6 +22,18 @@ public struct FieldExtractor {
         public var occurrence = Occurrence.all
         /// Between the occurrences of one field (`aggregator=`): a comma by default.
         public var aggregator = ","
+        /// How each frame's fields are written: tshark's `-T fields`, `-T json` or `-T ek`.
+        public var output = Output.fields
+
+        /// tshark's `-T` formats that print the fields named by `-e`.
+        public enum Output: String, Sendable, Equatable, CaseIterable {
+            /// One line per frame, the values in columns.
+            case fields
+            /// One JSON array of frames, each `{"_index": …, "_source": {"layers": {"ip.src": ["…"]}}}`.
+            case json
+            /// Elasticsearch bulk lines: an index line, then `{"timestamp": …, "layers": {"ip_src": ["…"]}}`.
+            case ek
+        }
 
         /// tshark's defaults: no header, tabs, no quotes, every occurrence joined by commas.
         public init() {}
@@ -151,6 +163,55 @@ public struct FieldExtractor {
                 .joined(separator: format.aggregator)
             sink.append(quoted(joined))
         }
+    }
+
+    /// Appends frame `frameNumber`'s record in the format's ``Format/output``: for `fields` its line,
+    /// for `json` and `ek` as tshark writes them (a field without values is left out). `time`
+    /// (with its UTC offset for the local date of the index name) is when the frame was captured.
+    /// A JSON record starts with `,\n` (the array's separator): the caller drops it before the first.
+    public mutating func appendRecord(_ dissection: Dissection, frameNumber: Int, originalLength: Int?, time: CaptureTime?,
+                                      to sink: inout TextSink) {
+        guard format.output != .fields else {
+            append(dissection, frameNumber: frameNumber, originalLength: originalLength, to: &sink, endingLine: true)
+            return
+        }
+        let time = time ?? CaptureTime(seconds: 0, nanoseconds: 0)
+        let date = time.localCivil
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let index = "packets-\(date.year)-\(twoDigits(date.month))-\(twoDigits(date.day))"
+        let columns = values(of: dissection, frameNumber: frameNumber, originalLength: originalLength)
+        let present = zip(names, columns).filter { !$0.1.isEmpty }
+        if format.output == .ek {
+            sink.append("{\"index\":{\"_index\":\"" + index + "\",\"_type\":\"doc\"}}\n")
+            let milliseconds = time.seconds.multipliedReportingOverflow(by: 1000)
+            let stamp = milliseconds.overflow ? time.seconds : milliseconds.partialValue &+ time.nanoseconds / 1_000_000
+            sink.append("{\"timestamp\":\"\(stamp)\",\"layers\":{")
+            for (position, (name, values)) in present.enumerated() {
+                if position > 0 { sink.append(",") }
+                sink.appendJSONString(name.replacingOccurrences(of: ".", with: "_"))
+                sink.append(":[")
+                for (number, value) in values.enumerated() {
+                    if number > 0 { sink.append(",") }
+                    sink.appendJSONString(value)
+                }
+                sink.append("]")
+            }
+            sink.append("}}\n")
+            return
+        }
+        sink.append(",\n  {\n    \"_index\": \"" + index + "\",\n    \"_type\": \"doc\",\n    \"_score\": null,\n"
+            + "    \"_source\": {\n      \"layers\": {")
+        for (position, (name, values)) in present.enumerated() {
+            sink.append(position > 0 ? ",\n        " : "\n        ")
+            sink.appendJSONString(name)
+            sink.append(": [")
+            for (number, value) in values.enumerated() {
+                sink.append(number > 0 ? ",\n          " : "\n          ")
+                sink.appendJSONString(value)
+            }
+            sink.append("\n        ]")
+        }
+        sink.append(present.isEmpty ? "}\n    }\n  }" : "\n      }\n    }\n  }")
     }
 
     /// Each field's values in `dissection` (frame `frameNumber`, `originalLength` bytes on the
