@@ -27,7 +27,7 @@ import Testing
         #expect(Self.rows.count >= 35)
         let text = Self.rows.map(\.filter).joined(separator: " ")
         for construct in [" in {", "contains", "matches", " not ", "!(", "||", "&&", " and ", " or ", "[0:3]", "/8", "::1",
-                          "frame.number", "!=", "<=", ">", "ip.addr", "tcp.port", "eth.addr", "\"", " eq "] {
+                          "frame.number", "!=", "<=", ">", "ip.addr", "tcp.port", "eth.addr", "\"", " eq ", "> tcp.dstport"] {
             #expect(text.contains(construct), "no filter uses \(construct)")
         }
         #expect(Self.rows.allSatisfy { !$0.frames.isEmpty }, "a filter no frame passes proves little")
@@ -86,5 +86,12 @@ import Testing
         #expect(huge.message.contains("is not a byte range"))
         let set = try #require(Self.refusal("tcp.port in {}"))
         #expect(set.message.contains("the set is empty"))
+        // Two fields are compared when they hold the same kind of value.
+        let kinds = try #require(Self.refusal("ip.src == tcp.srcport"))
+        #expect(kinds.message == "'ip.src' (ipv4) cannot be compared with 'tcp.srcport' (u16)", "\(kinds.message)")
+        #expect(kinds.column == 11)
+        let misspelledField = try #require(Self.refusal("tcp.srcport == tcp.dstprt"))
+        #expect(misspelledField.message == "'tcp.dstprt' is not a number (u16), nor a field: did you mean tcp.dstport?",
+                "\(misspelledField.message)")
     }
 }

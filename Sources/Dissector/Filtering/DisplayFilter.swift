@@ -73,6 +73,8 @@ public struct DisplayFilter {
         case not(Node)
         case exists(Target)
         case compare(Target, FilterRelation, Value)
+        /// Two fields (`tcp.srcport < tcp.dstport`): passes when some pair of their occurrences does.
+        case compareFields(Target, FilterRelation, Target)
         case member(Target, [(Value, Value?)])
     }
 
@@ -88,7 +90,29 @@ public struct DisplayFilter {
             if case .frame = target { return true }
             return anyOccurrence(target, dissection, names) { _ in true }
         case .compare(let target, .notEqual, let value):
-            return !evaluate(.compare(target, .equal, value), dissection, names, frame)
+            // Wireshark 4: the field is there, and no occurrence is equal.
+            return evaluate(.exists(target), dissection, names, frame) && !evaluate(.compare(target, .equal, value), dissection, names, frame)
+        case .compareFields(let left, .notEqual, let right):
+            return evaluate(.exists(left), dissection, names, frame) && evaluate(.exists(right), dissection, names, frame)
+                && !evaluate(.compareFields(left, .equal, right), dissection, names, frame)
+        case .compareFields(let left, let relation, let right):
+            if case .frame(let field) = right {
+                return evaluate(.compare(left, relation, .integer(Int64(frame.value(field)))), dissection, names, frame)
+            }
+            var values: [Value] = []
+            _ = anyOccurrence(right, dissection, names) { occurrence in
+                switch occurrence {
+                case .integer(let number): values.append(.integer(number))
+                case .bytes(let bytes): values.append(.bytes(Array(bytes)))
+                case .text(let text): values.append(.text(text))
+                case .none: break
+                }
+                return false
+            }
+            if case .frame(let field) = left {
+                return values.contains { Self.holds(relation, .integer(Int64(frame.value(field))), $0) }
+            }
+            return anyOccurrence(left, dissection, names) { occurrence in values.contains { Self.holds(relation, occurrence, $0) } }
         case .compare(let target, let relation, let value):
             if case .frame(let field) = target {
                 return Self.holds(relation, .integer(Int64(frame.value(field))), value)
@@ -299,6 +323,9 @@ private struct Compiler {
                     throw DisplayFilterError(message: "'\(word.text)' is not a regular expression: \(error)", column: word.column)
                 }
             }
+            if let other = try fieldOperand(word, comparedWith: operand, type: operand.slice == nil ? type : "bytes", relation: relation) {
+                return .compareFields(target, relation, other)
+            }
             return .compare(target, relation, try value(word, type: operand.slice == nil ? type : "bytes", relation: relation))
         case .member(let operand, let items):
             let (target, type) = try target(operand)
@@ -331,6 +358,34 @@ private struct Compiler {
         if protocols.contains(operand.name) { return (.fields([id(of: operand.name)], slice: operand.slice), "struct") }
         throw DisplayFilterError(message: "no field or protocol is named '\(operand.name)'\(suggestion(for: operand.name))",
                                  column: operand.column)
+    }
+
+    /// The field an unquoted word names, when it names one (`tcp.dstport` in `tcp.srcport <
+    /// tcp.dstport`), checked to hold values of the same kind as the field it is compared with.
+    private mutating func fieldOperand(_ word: FilterWord, comparedWith operand: FilterOperand, type: String,
+                                       relation: FilterRelation) throws(DisplayFilterError) -> DisplayFilter.Target? {
+        guard !word.isQuoted, word.text.contains("."), !word.text.contains(":"),
+              types[word.text] != nil || Self.eitherDirection[word.text] != nil || Self.frameFields[word.text] != nil else { return nil }
+        let (target, otherType) = try target(FilterOperand(name: word.text, column: word.column))
+        func kind(_ type: String) -> String {
+            switch type {
+            case "ipv4", "ipv6", "mac", "struct", "array": return type
+            case "bytes": return "bytes"
+            case "string", "dns_name": return "text"
+            default: return type.hasPrefix("string") ? "text" : "number"
+            }
+        }
+        // The same kind, or text against bytes (a payload holding text).
+        let kinds: Set = [kind(type), kind(otherType)]
+        guard kinds.count == 1 || kinds == ["bytes", "text"] else {
+            throw DisplayFilterError(message: "'\(operand.name)' (\(type)) cannot be compared with '\(word.text)' (\(otherType))",
+                                     column: word.column)
+        }
+        if relation == .contains || relation == .matches {
+            throw DisplayFilterError(message: "'\(relation.rawValue)' takes a value; compare two fields with ==, !=, <, <=, > or >=",
+                                     column: word.column)
+        }
+        return target
     }
 
     private func suggestion(for name: String) -> String {
@@ -372,7 +427,11 @@ private struct Compiler {
             case "false": return .integer(0)
             default: break
             }
-            guard let number = Self.integer(word.text) else { throw fail("a number (\(type))") }
+            guard let number = Self.integer(word.text) else {
+                // A word like a field name was probably meant as one (`tcp.srcport == tcp.dstprt`).
+                let meant = word.text.contains(".") && word.text.contains(where: \.isLetter) ? suggestion(for: word.text) : ""
+                throw fail("a number (\(type))" + (meant.hasPrefix(":") ? ", nor a field" + meant : ""))
+            }
             return .integer(number)
         }
     }
