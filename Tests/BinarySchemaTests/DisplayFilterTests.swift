@@ -90,6 +90,8 @@ import Testing
         let kinds = try #require(Self.refusal("ip.src == tcp.srcport"))
         #expect(kinds.message == "'ip.src' (ipv4) cannot be compared with 'tcp.srcport' (u16)", "\(kinds.message)")
         #expect(kinds.column == 11)
+        let enumName = try #require(Self.refusal("ip.proto == UPD"))
+        #expect(enumName.message == "'UPD' is not a number or a name of IPProtocol: did you mean udp?", "\(enumName.message)")
         let misspelledField = try #require(Self.refusal("tcp.srcport == tcp.dstprt"))
         #expect(misspelledField.message == "'tcp.dstprt' is not a number (u16), nor a field: did you mean tcp.dstport?",
                 "\(misspelledField.message)")

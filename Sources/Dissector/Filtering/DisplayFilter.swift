@@ -398,6 +398,11 @@ private struct Compiler {
         func fail(_ what: String) -> DisplayFilterError {
             DisplayFilterError(message: "'\(word.text)' is not \(what)", column: word.column)
         }
+        // An enum's value by its case's name, as Wireshark takes a value's name (`ip.proto == UDP`).
+        if let type = schema.enums.first(where: { $0.name == type }), !word.isQuoted || relation != .contains,
+           let found = type.cases.first(where: { $0.name.caseInsensitiveCompare(word.text) == .orderedSame }) {
+            return .integer(found.value)
+        }
         if word.isQuoted {
             if type == "bytes" || type == "string" || type.hasPrefix("string") || relation == .contains || type == "dns_name" {
                 return .text(word.text)
@@ -426,6 +431,11 @@ private struct Compiler {
             case "true": return .integer(1)
             case "false": return .integer(0)
             default: break
+            }
+            if Self.integer(word.text) == nil, let type = schema.enums.first(where: { $0.name == type }) {
+                let names = type.cases.map(\.name)
+                let close = NameSuggestions.suggestions(for: word.text.lowercased(), among: names, limit: 1).first
+                throw fail("a number or a name of \(type.name)" + (close.map { ": did you mean \($0)?" } ?? " (\(names.prefix(8).joined(separator: ", "))…)"))
             }
             guard let number = Self.integer(word.text) else {
                 // A word like a field name was probably meant as one (`tcp.srcport == tcp.dstprt`).
