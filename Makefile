@@ -17,7 +17,7 @@ BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: setup build demo test test-browser test-asan bench bench-capture fuzz fuzz-smoke check-schemas clean install install-files uninstall man
+.PHONY: docs setup build demo test test-browser test-asan bench bench-capture fuzz fuzz-smoke check-schemas clean install install-files uninstall man
 
 setup: ## Install libpcap-dev and pkg-config if missing
 	@scripts/install-deps.sh
@@ -91,3 +91,6 @@ man: build ## Regenerate docs/dissect.1 from the options (ArgumentParser's gener
 
 clean:
 	rm -rf .build
+
+docs: setup ## DocC documentation of the public modules, in .build/docs/<Module>.doccarchive (a build of its own in .build/docs-build; warnings are errors)
+	scripts/make-docs.sh

@@ -11,7 +11,7 @@ import Foundation
 /// ```
 ///
 /// Swift properties match schema fields by name: `totalLength` reads `total_length` (see
-/// ``KeyStrategy``). A property the schema lacks is `keyNotFound`; schema fields the type does
+/// ``SchemaKeyStrategy``). A property the schema lacks is `keyNotFound`; schema fields the type does
 /// not ask for are skipped. An optional property is nil when its conditional field is absent.
 /// Malformed bytes fail only when a property needs a field at or after the damage: the error
 /// is a `DecodingError` at that property, with a ``BinaryCodingError`` naming the offset.

@@ -18,7 +18,7 @@ public struct SchemaEncoder {
     public var keyStrategy: SchemaKeyStrategy = .convertFromSnakeCase
     /// Passed to `encode(to:)` as `encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
-    /// Deepest nesting of structs written (``Interpreter/Options/nestingLimit``), clamped as it is.
+    /// Deepest nesting of structs written (`Interpreter.Options.nestingLimit`), clamped as it is.
     public var nestingLimit: Int = Interpreter.Options.defaultNestingLimit {
         didSet { nestingLimit = min(max(0, nestingLimit), Interpreter.Options.maximumNestingLimit) }
     }

@@ -2,7 +2,7 @@ import BinarySchema
 import Foundation
 
 /// A display filter in Wireshark's language (`dns.qry.name contains "corp" and udp.port == 53`),
-/// compiled once against a schema's filter names (``Schema/filterFields``) and asked of each frame.
+/// compiled once against a schema's filter names (`Schema.filterFields`) and asked of each frame.
 ///
 /// Tests: a field or protocol alone (it is there); `==`, `!=`, `<`, `<=`, `>`, `>=` (and `eq`,
 /// `ne`, `lt`, `le`, `gt`, `ge`); `contains`; `matches` (a regular expression); `in {80 443

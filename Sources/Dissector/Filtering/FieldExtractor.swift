@@ -3,7 +3,7 @@ import BinarySchema
 /// Fields out, as `tshark -T fields -e NAME ...`: one line per frame, each named field's values
 /// (every occurrence, or the first or last) in columns, with tshark's `-E` options.
 ///
-/// A value is written as tshark writes it (``ValueWriter/writeFieldValue(_:_:into:)``); names are
+/// A value is written as tshark writes it (`ValueWriter.writeFieldValue`); names are
 /// the fields' filter names (`dissect schema list --fields`), plus `frame.number`, `frame.len`
 /// and `frame.cap_len`. Not thread-safe: each thread takes its own copy.
 public struct FieldExtractor {

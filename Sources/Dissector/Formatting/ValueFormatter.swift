@@ -1,7 +1,7 @@
 import BinarySchema
 
 /// Turns node values into the text a person reads: names for enums, the usual notation for
-/// addresses, hex where the schema asks for it. The text comes from ``ValueWriter``, which the
+/// addresses, hex where the schema asks for it. The text comes from `ValueWriter`, which the
 /// views use to write it straight into their output.
 public enum ValueFormatter {
     /// The value as the schema's display hint shows it, without `@display` formatting.

@@ -6,7 +6,7 @@ import BinarySchema
 /// The line carries what the JSON view's object does, packed for pages of 100,000 frames (the
 /// JSON view's object is about 8 KB for a TCP frame; this one a fifth of that): the frame's
 /// bytes once as hex (fields give offsets into them, not their raw bytes), each field as an
-/// array, its path built by the page from its parent's (as ``PathTable`` builds it):
+/// array, its path built by the page from its parent's (as `PathTable` builds it):
 ///
 /// `{"frame":1,"time":"…","summary":"1 IPv4 … · TCP …","bytes":"0000…","length":74,
 ///   "layers":["eth","ip","tcp"],"fields":[[name,parent,flags,offset,length,"display"(,bit_offset,bit_width)],…],

@@ -405,7 +405,7 @@ public struct FrameInfo: Sendable {
     /// For the relative time styles: the time since the previous or the first frame.
     public var elapsed: CaptureTime?
     /// The frame's original length on the wire, when more than was captured (without it, the
-    /// views take the dissection's ``Dissection/originalLength``).
+    /// views take the dissection's `Dissection.originalLength`).
     public var originalLength: Int?
     /// For a reassembled unit (a TCP PDU, an IP datagram): where its bytes came from. Views head
     /// it with the frames and offsets of its bytes instead of a frame number and time.
