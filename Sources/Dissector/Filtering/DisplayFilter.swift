@@ -141,7 +141,9 @@ public struct DisplayFilter {
     private static func anyOccurrence(_ target: Target, _ dissection: Dissection, _ names: FilterNameIndex,
                                       _ test: (Occurrence) -> Bool) -> Bool {
         guard case .fields(let wanted, let slice) = target else { return false }
-        for index in 0..<names.count where wanted.contains(names.ids[index]) {
+        for node in names.namedNodes {
+            let index = Int(node)
+            guard wanted.contains(names.ids[index]) else { continue }
             if test(occurrence(of: index, dissection, slice: slice)) { return true }
         }
         return false

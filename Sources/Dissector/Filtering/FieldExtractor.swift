@@ -231,7 +231,9 @@ public struct FieldExtractor {
         case .capturedLength: values = [String(dissection.bytes.count)]
         case .field(let name):
             // An array is named as its elements (`tls.handshake.ciphersuite`): its elements are the occurrences.
-            for node in 0..<index.count where index.ids[node] == name && dissection.nodes[node].kind != .array {
+            for named in index.namedNodes {
+                let node = Int(named)
+                guard index.ids[node] == name, dissection.nodes[node].kind != .array else { continue }
                 scratch.removeAll()
                 ValueWriter.writeFieldValue(dissection, node, into: &scratch)
                 values.append(scratch.text)

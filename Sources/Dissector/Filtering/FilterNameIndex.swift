@@ -42,6 +42,9 @@ struct FilterNameIndex {
     /// without bound); a filter only looks for names it was compiled with, which were interned first.
     private static let internLimit = 1 << 16
 
+    /// The nodes of the frame filled last that bear a wanted name, in order: what a filter or a
+    /// field list looks through, rather than every node.
+    private(set) var namedNodes: [Int32] = []
     /// The nodes of the frame filled last (``ids`` may hold more entries, unused).
     private(set) var nodeCount = 0
     var count: Int { nodeCount }
@@ -112,6 +115,7 @@ struct FilterNameIndex {
         let nodes = dissection.nodes.buffer
         var names = ids
         ids = []
+        namedNodes.removeAll(keepingCapacity: true)
         names.withUnsafeMutableBufferPointer { names in
             for index in 0..<count {
                 let parent = Int(nodes[index].parent)
@@ -135,7 +139,12 @@ struct FilterNameIndex {
                         name = names[parent]
                     }
                 }
-                names[index] = name >= 0 && name < wantedCount ? name : -1
+                if name >= 0 && name < wantedCount {
+                    names[index] = name
+                    namedNodes.append(Int32(truncatingIfNeeded: index))
+                } else {
+                    names[index] = -1
+                }
             }
         }
         ids = names
