@@ -148,12 +148,12 @@ CONF
 
 capture_vnc() {
   # Xtigervnc as display :29, no authentication, listening on the server's address only.
-  server Xtigervnc :29 -geometry 64x48 -depth 24 -SecurityTypes None -rfbport 5929 -interface "$server_ip" \
+  server Xtigervnc :29 -geometry 32x24 -depth 24 -SecurityTypes None -rfbport 5929 -interface "$server_ip" \
     -localhost=0 -AlwaysShared -nolisten unix
   sleep 3
   start_capture vnc 'tcp port 5929'
-  # A handshake, a framebuffer update request (vncdo asks for one before its first key), a key press and release.
-  in_cli timeout 20 vncdo -s "$server_ip::5929" key a >/dev/null 2>&1 || true
+  # A handshake, a key press and release, a pointer move and click, then a framebuffer update request and the update (capture).
+  in_cli timeout 20 vncdo -s "$server_ip::5929" key a move 10 10 click 1 capture "$work/screen.png" >/dev/null 2>&1 || true
   stop_capture vnc
   stop_servers
 }
