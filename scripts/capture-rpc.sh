@@ -148,7 +148,7 @@ CONF
 
 capture_vnc() {
   # Xtigervnc as display :29, no authentication, listening on the server's address only.
-  server Xtigervnc :29 -geometry 32x24 -depth 24 -SecurityTypes None -rfbport 5929 -interface "$server_ip" \
+  server Xtigervnc :29 -geometry 16x16 -depth 24 -SecurityTypes None -rfbport 5929 -interface "$server_ip" \
     -localhost=0 -AlwaysShared -nolisten unix
   sleep 3
   start_capture vnc 'tcp port 5929'
