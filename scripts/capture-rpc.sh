@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Captures remote procedure call and remote desktop protocols from real servers and clients
-# (Debian's rpcbind, samba, smbclient and tigervnc-standalone-server; PyPI's vncdotool), between two
+# (Debian's rpcbind, nfs-kernel-server's rpc.mountd, samba, smbclient and tigervnc-standalone-server; PyPI's vncdotool), between two
 # network namespaces of their own joined by a veth pair (nothing leaves them; every client is
 # bounded in time), and records tshark's dissection of the same bytes as the oracle the tests
 # compare with.
 #
 #   scripts/capture-rpc.sh [onc-rpc] [dcerpc] [vnc]
 #                                          (as root; needs tcpdump, tshark, python3, Debian's
-#                                           rpcbind, samba, smbclient, samba-common-bin and
+#                                           rpcbind, nfs-kernel-server, samba, smbclient, samba-common-bin and
 #                                           tigervnc-standalone-server, and vncdotool from PyPI)
 #
-#   onc-rpc.pcap   rpcbind on UDP and TCP 111 and rpcinfo: `rpcinfo -p` (PMAPPROC_DUMP over TCP,
-#                  with its record marking), NULL calls to portmap versions 2, 3 and 4 over UDP
-#                  and TCP, a GETPORT (`rpcinfo -u` looks the program's port up) and a call to a
-#                  program nobody registered (PROG_UNAVAIL, over UDP).
+#   onc-rpc.pcap   rpcbind on UDP and TCP 111, rpc.mountd, rpcinfo and showmount: `rpcinfo -p`
+#                  (PMAPPROC_DUMP over TCP, with its record marking), NULL calls to portmap
+#                  versions 2, 3 and 4 over UDP and TCP, each after an rpcbind V4 GETADDR, a
+#                  GETADDR for a program nobody registered (an empty address), NULL calls to
+#                  MOUNT v3 over UDP and TCP on mountd's port, and showmount -e (MOUNT EXPORT).
 #   dcerpc.pcap    samba (smbd and samba-dcerpcd) and rpcclient: `srvinfo` and `enumdomusers` over
 #                  ncacn_np (DCE/RPC bind, bind_ack, requests and responses carried in SMB2 writes,
 #                  reads and ioctls on the srvsvc and samr pipes), then over ncacn_ip_tcp: the
@@ -82,17 +83,25 @@ PY
 }
 
 capture_onc_rpc() {
-  # rpcbind in the server's namespace, its state in $work (-w off, -f foreground).
+  # rpcbind in the server's namespace (-f foreground), and rpc.mountd registered with it (-F
+  # foreground; no kernel NFS server is needed for the MOUNT protocol's EXPORT and NULL).
   server rpcbind -f -h "$server_ip"
   sleep 2
-  start_capture onc-rpc 'port 111 or portrange 600-1023'
+  server rpc.mountd -F -N 2 -p 20048
+  sleep 2
+  start_capture onc-rpc 'tcp or udp'
   in_cli timeout 10 rpcinfo -p "$server_ip" >/dev/null 2>&1 || true
   for version in 2 3 4; do
     in_cli timeout 10 rpcinfo -T udp "$server_ip" 100000 "$version" >/dev/null 2>&1 || true
     in_cli timeout 10 rpcinfo -T tcp "$server_ip" 100000 "$version" >/dev/null 2>&1 || true
   done
   in_cli timeout 10 rpcinfo -u "$server_ip" portmapper 2 >/dev/null 2>&1 || true
+  # GETADDR for a program nobody registered (NFS): an empty universal address.
   in_cli timeout 10 rpcinfo -n 111 -u "$server_ip" 100003 3 >/dev/null 2>&1 || true
+  # MOUNT on mountd's port (20048): NULL over UDP and TCP, and showmount's EXPORT.
+  in_cli timeout 10 rpcinfo -u "$server_ip" mountd 3 >/dev/null 2>&1 || true
+  in_cli timeout 10 rpcinfo -t "$server_ip" mountd 3 >/dev/null 2>&1 || true
+  in_cli timeout 10 showmount -e "$server_ip" >/dev/null 2>&1 || true
   stop_capture onc-rpc
   stop_servers
 }

@@ -1,8 +1,9 @@
 extension BundledSchemaOracleTests {
     /// Remote procedure calls and remote desktop (scripts/capture-rpc.sh), between two network
     /// namespaces, read segment by segment (tshark with tcp.desegment_tcp_streams off):
-    /// onc-rpc.pcap (rpcbind and rpcinfo: portmap V2 DUMP over TCP with record marking, NULL calls
-    /// V2 to V4 and rpcbind V4 GETADDR over UDP and TCP), dcerpc.pcap (samba and rpcclient: DCE/RPC
+    /// onc-rpc.pcap (rpcbind, rpc.mountd, rpcinfo and showmount: portmap V2 DUMP over TCP with record
+    /// marking, NULL calls V2 to V4 and rpcbind V4 GETADDR over UDP and TCP, MOUNT NULL and EXPORT
+    /// with AUTH_UNIX credentials), dcerpc.pcap (samba and rpcclient: DCE/RPC
     /// over SMB2 named pipes and over TCP, the endpoint mapper on 135), vnc.pcap (Xtigervnc and
     /// vncdotool).
     static let rpcMappings: [Mapping] = [
@@ -15,10 +16,17 @@ extension BundledSchemaOracleTests {
         map("rpc.auth.flavor", "rpc.call.credentials.flavor", "rpc.call.verifier.flavor", "rpc.reply.verifier.flavor"),
         map("rpc.auth.length", "rpc.call.credentials.length", "rpc.call.verifier.length", "rpc.reply.verifier.length"),
         map("rpc.replystat", "rpc.reply.replystat"), map("rpc.state_accept", "rpc.reply.state_accept"),
-        map("rpc.value_follows", "portmap.entries[*].value_follows"),
-        map("rpc.opaque_length", "portmap.rpcb.netid_length", "portmap.rpcb.addr_length", "portmap.rpcb.owner_length",
+        map("rpc.value_follows", "portmap.entries[*].value_follows", "mount.exports[*].value_follows",
+            "mount.exports[*].entry.groups[*].value_follows"),
+        map("rpc.auth.stamp", "rpc.call.credentials.unix.stamp"),
+        map("rpc.auth.machinename", "rpc.call.credentials.unix.machinename", as: .text),
+        map("rpc.auth.uid", "rpc.call.credentials.unix.uid"),
+        map("rpc.auth.gid", "rpc.call.credentials.unix.gid", "rpc.call.credentials.unix.gids[*]"),
+        map("rpc.opaque_length", "rpc.call.credentials.unix.machinename_length", "mount.exports[*].entry.directory_length",
+            "mount.exports[*].entry.groups[*].group_length", "mount.path_length", "portmap.rpcb.netid_length", "portmap.rpcb.addr_length", "portmap.rpcb.owner_length",
             "portmap.uaddr_length"),
-        map("rpc.fill_bytes", "portmap.rpcb.netid_fill", "portmap.rpcb.addr_fill", "portmap.rpcb.owner_fill",
+        map("rpc.fill_bytes", "rpc.call.credentials.unix.machinename_fill", "mount.exports[*].entry.directory_fill",
+            "mount.exports[*].entry.groups[*].group_fill", "mount.path_fill", "portmap.rpcb.netid_fill", "portmap.rpcb.addr_fill", "portmap.rpcb.owner_fill",
             "portmap.uaddr_fill", as: .position),
         // Portmap and rpcbind
         map("portmap.prog", "portmap.entries[*].map.prog", "portmap.prog"),
