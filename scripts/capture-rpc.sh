@@ -18,7 +18,9 @@
 #   dcerpc.pcap    samba (smbd and samba-dcerpcd) and rpcclient: `srvinfo` and `enumdomusers` over
 #                  ncacn_np (DCE/RPC bind, bind_ack, requests and responses carried in SMB2 writes,
 #                  reads and ioctls on the srvsvc and samr pipes), then over ncacn_ip_tcp: the
-#                  endpoint mapper on TCP 135 (ept_map), then srvsvc on the port it names.
+#                  endpoint mapper on TCP 135 (ept_map), then srvsvc on the port it names; and
+#                  once more NTLMSSP-signed (anonymous): bind and bind_ack with auth verifiers,
+#                  auth3, a signed request, and the fault samba answers it with.
 #   vnc.pcap       Xtigervnc (RFB 3.8, security type None) and vncdotool: the version exchange, the
 #                  security handshake, ClientInit/ServerInit, SetPixelFormat, SetEncodings,
 #                  FramebufferUpdateRequest, FramebufferUpdate, and KeyEvents (a key press and release).
@@ -151,6 +153,8 @@ CONF
   start_capture dcerpc 'tcp port 445 or tcp port 135 or tcp portrange 49152-65535'
   in_cli timeout 20 rpcclient -s "$work/client.conf" -U% "$server_ip" -c 'srvinfo;enumdomusers' >/dev/null 2>&1 || true
   in_cli timeout 20 rpcclient -s "$work/client.conf" -U% "ncacn_ip_tcp:$server_ip" -c 'srvinfo' >/dev/null 2>&1 || true
+  # Over TCP again, NTLMSSP-signed (anonymous): bind with an auth verifier, auth3, signed requests.
+  in_cli timeout 20 rpcclient -s "$work/client.conf" -U% "ncacn_ip_tcp:$server_ip[sign]" -c 'srvinfo' >/dev/null 2>&1 || true
   stop_capture dcerpc
   stop_servers
 }

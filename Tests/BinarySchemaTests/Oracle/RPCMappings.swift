@@ -4,7 +4,8 @@ extension BundledSchemaOracleTests {
     /// onc-rpc.pcap (rpcbind, rpc.mountd, rpcinfo and showmount: portmap V2 DUMP over TCP with record
     /// marking, NULL calls V2 to V4 and rpcbind V4 GETADDR over UDP and TCP, MOUNT NULL and EXPORT
     /// with AUTH_UNIX credentials), dcerpc.pcap (samba and rpcclient: DCE/RPC
-    /// over SMB2 named pipes and over TCP, the endpoint mapper on 135), vnc.pcap (Xtigervnc and
+    /// over SMB2 named pipes and over TCP, the endpoint mapper on 135, an NTLMSSP-signed bind, auth3 and
+    /// request answered by a fault), vnc.pcap (Xtigervnc and
     /// vncdotool).
     static let rpcMappings: [Mapping] = [
         // ONC RPC. In a reply tshark adds rpc.program, rpc.programversion and rpc.procedure from the
@@ -73,7 +74,14 @@ extension BundledSchemaOracleTests {
         map("dcerpc.cn_ack_trans_ver", "dcerpc.header.body.results[*].cn_ack_trans_ver"),
         map("dcerpc.cn_alloc_hint", "dcerpc.header.body.cn_alloc_hint"), map("dcerpc.opnum", "dcerpc.header.body.opnum"),
         map("dcerpc.cn_cancel_count", "dcerpc.header.body.cn_cancel_count"),
-        map("dcerpc.payload_stub_data", "dcerpc.header.body.stub_data", as: .position),
+        map("dcerpc.cn_fault_flags", "dcerpc.header.body.cn_fault_flags"), map("dcerpc.cn_status", "dcerpc.header.body.cn_status"),
+        // The auth verifier (bind, bind_ack and auth3 with NTLMSSP; a signed request). tshark's
+        // dcerpc.payload_stub_data is the NDR its interface decoder read, which in a signed request
+        // stops before the verification trailer; ours is the whole stub: not compared.
+        map("dcerpc.auth_info", "dcerpc.header.auth", as: .position),
+        map("dcerpc.auth_type", "dcerpc.header.auth.auth_type"), map("dcerpc.auth_level", "dcerpc.header.auth.auth_level"),
+        map("dcerpc.auth_pad_len", "dcerpc.header.auth.auth_pad_len"), map("dcerpc.auth_rsrvd", "dcerpc.header.auth.auth_rsrvd"),
+        map("dcerpc.auth_ctx_id", "dcerpc.header.auth.auth_ctx_id"),
         // VNC (RFB). tshark reads only the first client message of a segment (ours: all of them),
         // and ClientInit's shared flag, one byte, reads here as a chosen security type: not compared.
         // So KeyEvents and FramebufferUpdateRequests (after SetEncodings and PointerEvents in
