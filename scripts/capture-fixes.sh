@@ -6,7 +6,7 @@
 # namespace of its own (dissect-fixes), on its loopback, so nothing leaves the machine and no
 # port of the host is taken.
 #
-#   scripts/capture-fixes.sh        (as root; needs tcpdump, tshark, openssh-server, openssh-client,
+#   scripts/capture-fixes.sh [ssh] [syslog] [mqtt]   (default: all; as root; needs tcpdump, tshark, openssh-server, openssh-client,
 #                                    mosquitto, python3 with paho-mqtt)
 #
 # Writes Corpus/captures/{ssh-ciphers,syslog-nopri,mqtt5-props}.pcap and their oracle files,
@@ -24,6 +24,8 @@ ip netns del $ns 2>/dev/null || true
 ip netns add $ns
 ip -n $ns link set lo up
 run() { ip netns exec $ns "$@"; }
+wanted=" ${*:-ssh syslog mqtt} "   # families to capture: ssh, syslog, mqtt (default all)
+want() { [[ $wanted == *" $1 "* ]]; }
 
 start_capture() { # name filter [folder]
   ip netns exec $ns tcpdump -U -q -i lo -w "${3:-$captures}/$1.pcap" "$2" 2>/dev/null &
@@ -32,6 +34,7 @@ start_capture() { # name filter [folder]
 }
 stop_capture() { sleep 1; kill "$capture_pid"; wait "$capture_pid" 2>/dev/null || true; }
 
+if want ssh; then
 # SSH: sshd on port 22 with a throwaway host key and user key; one session per cipher kind, each
 # running two commands after the key exchange.
 ssh-keygen -q -t ed25519 -N '' -f "$work/host_key"
@@ -67,7 +70,9 @@ start_capture ssh-gcm 'tcp port 22' Corpus/depth
 ssh_session aes128-gcm@openssh.com hmac-sha2-256
 stop_capture
 kill "$(cat "$work/sshd.pid")"
+fi
 
+if want syslog; then
 # Syslog over UDP (port 514) without a <PRI> (RFC 3164 §4.3.3: a relay must accept it; BSD
 # programs and embedded devices send such lines), sent from Python
 # (as such a program would), and one with a <PRI> for comparison. (TCP port 514 is rsh to tshark.)
@@ -91,7 +96,9 @@ for line in [b"Nov 28 01:30:00 host sshd[42]: Accepted publickey for root",
 PY
 stop_capture
 kill "$sink" 2>/dev/null || true
+fi
 
+if want mqtt; then
 # MQTT 5 with properties: mosquitto, and paho-mqtt as an MQTTv5 client connecting with a session
 # expiry, publishing with user properties, content type, message expiry and a response topic.
 ip netns exec $ns mosquitto -p 1883 >/dev/null 2>&1 &
@@ -121,13 +128,41 @@ c.publish("fixes/b", b"world", qos=0, properties=pp)
 time.sleep(0.5)
 c.disconnect(); c.loop_stop()
 PY
+# A second client: user name and password, QoS 2 flows, a topic alias (a PUBLISH with an empty
+# topic), a retained message, DISCONNECT with a reason code and properties. (A will and an
+# UNSUBSCRIBE are left out until the oracle mappings name their paths: mqtt.body.will_properties,
+# mqtt.body.topics[i].)
+timeout 20 ip netns exec $ns python3 -W ignore - <<'PY'
+import time, paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.packettypes import PacketTypes
+def client(cid):
+    try: return mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=cid, protocol=mqtt.MQTTv5)
+    except AttributeError: return mqtt.Client(client_id=cid, protocol=mqtt.MQTTv5)
+c = client("fixes2")
+c.username_pw_set("user", "pass")
+cp = Properties(PacketTypes.CONNECT); cp.SessionExpiryInterval = 0; cp.TopicAliasMaximum = 5; cp.RequestProblemInformation = 1; cp.MaximumPacketSize = 65536
+c.connect("127.0.0.1", 1883, properties=cp)
+c.loop_start()
+c.subscribe([("fixes/q2", mqtt.SubscribeOptions(qos=2, noLocal=False)), ("fixes/r", mqtt.SubscribeOptions(qos=1))])
+time.sleep(0.3)
+pp = Properties(PacketTypes.PUBLISH); pp.TopicAlias = 1
+c.publish("fixes/q2", b"\x00binary", qos=2, properties=pp).wait_for_publish(5)
+pp2 = Properties(PacketTypes.PUBLISH); pp2.TopicAlias = 1
+c.publish("", b"via alias", qos=2, properties=pp2)
+c.publish("fixes/r", b"retained", qos=1, retain=True)
+time.sleep(0.3)
+dp = Properties(PacketTypes.DISCONNECT); dp.ReasonString = "bye"; dp.SessionExpiryInterval = 0
+c.disconnect(reasoncode=mqtt.ReasonCodes(PacketTypes.DISCONNECT, "Normal disconnection"), properties=dp); c.loop_stop()
+PY
 stop_capture
 kill "$broker"
+fi
 
 # The oracle of each, read by tshark with TCP reassembly off (segment by segment, as dissect reads
 # them): Corpus/oracle/<name>.json and <name>.checksums.tsv (scripts/corpus/common.py's write_oracle).
-for name in ssh-ciphers syslog-nopri mqtt5-props; do
+for name in $(want ssh && echo ssh-ciphers) $(want syslog && echo syslog-nopri) $(want mqtt && echo mqtt5-props); do
   python3 -c 'import sys; sys.path.insert(0, "scripts/corpus"); from common import write_oracle
 write_oracle(sys.argv[1], sys.argv[2], ("-o", "tcp.desegment_tcp_streams:FALSE"))' "$name" "$captures/$name.pcap"
 done
-echo "captured: ssh-ciphers syslog-nopri mqtt5-props"
+echo "captured:$wanted"
