@@ -2,16 +2,18 @@
 # Captures real exchanges that dissect once called malformed where tshark sees well-formed
 # frames (issue 29): SSH packets after NEWKEYS with each kind of cipher (AES-GCM and -etm MACs
 # leave the packet length in the clear, AES-CTR with a plain MAC and ChaCha20-Poly1305 hide
-# it), syslog messages without a <PRI>, MQTT 5 packets with properties. Each runs in a network
-# namespace of its own (dissect-fixes), on its loopback, so nothing leaves the machine and no
-# port of the host is taken.
+# it), syslog messages without a <PRI>, MQTT 5 packets with properties; and GVRP PDUs, crafted
+# (scripts/corpus/gvrp.py: no GVRP speaker runs here), which share STP's LLC SAPs. Each real
+# exchange runs in a network namespace of its own (dissect-fixes), on its loopback, so nothing
+# leaves the machine and no port of the host is taken.
 #
-#   scripts/capture-fixes.sh [ssh] [syslog] [mqtt]   (default: all; as root; needs tcpdump, tshark, openssh-server, openssh-client,
-#                                    mosquitto, python3 with paho-mqtt)
+#   scripts/capture-fixes.sh [ssh] [syslog] [mqtt] [gvrp]   (default: all)
+#     as root; needs tcpdump, tshark, openssh-server and -client, mosquitto, python3 with
+#     paho-mqtt (and /usr/bin/python3 for gvrp)
 #
-# Writes Corpus/captures/{ssh-ciphers,syslog-nopri,mqtt5-props}.pcap and their oracle files,
-# and Corpus/depth/ssh-gcm.pcap (no oracle: see below);
-# Corpus/oracle/<name>.json and <name>.checksums.tsv. Running again rewrites them (the traffic's
+# Writes Corpus/captures/{ssh-ciphers,syslog-nopri,mqtt5-props,gvrp}.pcap and their oracle files,
+# Corpus/oracle/<name>.json and <name>.checksums.tsv, and Corpus/depth/ssh-gcm.pcap (no oracle:
+# see below). Running again rewrites them (the traffic's
 # keys, ports and sequence numbers differ from run to run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +26,7 @@ ip netns del $ns 2>/dev/null || true
 ip netns add $ns
 ip -n $ns link set lo up
 run() { ip netns exec $ns "$@"; }
-wanted=" ${*:-ssh syslog mqtt} "   # families to capture: ssh, syslog, mqtt (default all)
+wanted=" ${*:-ssh syslog mqtt gvrp} "   # families to capture: ssh, syslog, mqtt, gvrp (default all)
 want() { [[ $wanted == *" $1 "* ]]; }
 
 start_capture() { # name filter [folder]
@@ -157,6 +159,11 @@ c.disconnect(reasoncode=mqtt.ReasonCodes(PacketTypes.DISCONNECT, "Normal disconn
 PY
 stop_capture
 kill "$broker"
+fi
+
+# GVRP: crafted (no GVRP speaker runs here; see scripts/corpus/gvrp.py), with its oracle.
+if want gvrp; then
+  (cd scripts/corpus && /usr/bin/python3 gvrp.py)
 fi
 
 # The oracle of each, read by tshark with TCP reassembly off (segment by segment, as dissect reads
