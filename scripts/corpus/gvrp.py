@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """GVRP (IEEE 802.1Q clause 11, GARP of 802.1D clause 12) PDUs, crafted: no GVRP speaker runs
 here (Linux's needs the 8021q module, which this machine's kernel lacks, and Debian packages
 none in user space). Written as a Linux bridge's VLAN registration sends them: 802.3 frames to
@@ -7,7 +7,7 @@ read them as STP BPDUs and called them malformed: issue 29), a protocol ID of 1,
 attribute type 1 (VID) with JoinIn, JoinEmpty, Empty, LeaveIn, LeaveEmpty and LeaveAll events,
 each list and the PDU ended by an end mark. Deterministic (common.py's fixed timestamps).
 
-    cd scripts/corpus && /usr/bin/python3 gvrp.py
+    cd scripts/corpus && python3 gvrp.py
 """
 import struct
 

@@ -1,7 +1,8 @@
 extension BundledSchemaOracleTests {
     /// Fields decoded where dissect once called real frames malformed (issue 29), on the captures of
     /// scripts/capture-fixes.sh: syslog-nopri.pcap (RFC 3164 messages with and without a PRI), gvrp.pcap
-    /// (crafted by scripts/corpus/gvrp.py: GVRP PDUs, which share STP's LLC SAPs).
+    /// (crafted by scripts/corpus/gvrp.py: GVRP PDUs, which share STP's LLC SAPs). The TLS 1.3 draft
+    /// hellos of tls13-drafts.pcap (scripts/corpus/tls13-drafts.py) are compared by TLSMappings.
     static let fixesMappings: [Mapping] = [
         // Syslog (RFC 3164): the timestamp as Wireshark 4.0 reads it. syslog.procid and
         // syslog.hostname are not compared: in an RFC 5424 message (udp-apps.pcap) they hold their
