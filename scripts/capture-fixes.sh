@@ -3,15 +3,15 @@
 # frames (issue 29): SSH packets after NEWKEYS with each kind of cipher (AES-GCM and -etm MACs
 # leave the packet length in the clear, AES-CTR with a plain MAC and ChaCha20-Poly1305 hide
 # it), syslog messages without a <PRI>, MQTT 5 packets with properties; and, crafted, GVRP PDUs
-# (which share STP's LLC SAPs) and TLS 1.3 draft hellos. Each real exchange runs in a network
+# (which share STP's LLC SAPs), TLS 1.3 draft hellos and gQUIC (Q043, Q046) packets. Each real exchange runs in a network
 # namespace of its own (dissect-fixes), on its loopback, so nothing leaves the machine and no
 # port of the host is taken.
 #
-#   scripts/capture-fixes.sh [ssh] [syslog] [mqtt] [gvrp] [tls]   (default: all)
+#   scripts/capture-fixes.sh [ssh] [syslog] [mqtt] [gvrp] [tls] [gquic]   (default: all)
 #     as root; needs tcpdump, tshark, openssh-server and -client, mosquitto, python3 with
 #     paho-mqtt and scapy
 #
-# Writes Corpus/captures/{ssh-ciphers,syslog-nopri,mqtt5-props,gvrp,tls13-drafts}.pcap and their
+# Writes Corpus/captures/{ssh-ciphers,syslog-nopri,mqtt5-props,gvrp,tls13-drafts,gquic}.pcap and their
 # oracle files, Corpus/oracle/<name>.json and <name>.checksums.tsv, and Corpus/depth/ssh-gcm.pcap
 # (no oracle: see below). Running again rewrites them (the real traffic's keys, ports and
 # sequence numbers differ from run to run; the crafted captures are the same bytes).
@@ -26,7 +26,7 @@ ip netns del $ns 2>/dev/null || true
 ip netns add $ns
 ip -n $ns link set lo up
 run() { ip netns exec $ns "$@"; }
-wanted=" ${*:-ssh syslog mqtt gvrp tls} "   # families: ssh, syslog, mqtt, gvrp, tls (default all)
+wanted=" ${*:-ssh syslog mqtt gvrp tls gquic} "   # families (default all)
 want() { [[ $wanted == *" $1 "* ]]; }
 
 start_capture() { # name filter [folder]
@@ -161,13 +161,16 @@ stop_capture
 kill "$broker"
 fi
 
-# GVRP and TLS 1.3 draft hellos: crafted (no GVRP speaker and no TLS 1.3 draft implementation
-# runs here; see scripts/corpus/gvrp.py and tls13-drafts.py), with their oracles.
+# GVRP, TLS 1.3 draft hellos, gQUIC: crafted (no GVRP speaker, TLS 1.3 draft implementation or
+# gQUIC endpoint runs here; see scripts/corpus/gvrp.py, tls13-drafts.py, gquic.py), with their oracles.
 if want gvrp; then
   (cd scripts/corpus && python3 gvrp.py)
 fi
 if want tls; then
   (cd scripts/corpus && python3 tls13-drafts.py)
+fi
+if want gquic; then
+  (cd scripts/corpus && python3 gquic.py)
 fi
 
 # The oracle of each, read by tshark with TCP reassembly off (segment by segment, as dissect reads
