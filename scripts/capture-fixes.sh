@@ -2,7 +2,8 @@
 # Captures real exchanges that dissect once called malformed where tshark sees well-formed
 # frames (issue 29): SSH packets after NEWKEYS with each kind of cipher (AES-GCM and -etm MACs
 # leave the packet length in the clear, AES-CTR with a plain MAC and ChaCha20-Poly1305 hide
-# it), syslog messages without a <PRI>, MQTT 5 packets with properties; and, crafted, GVRP PDUs
+# it), syslog messages without a <PRI>, MQTT 5 packets with properties, MQTT 3.1.1 binary
+# messages that look like 5.0 properties; and, crafted, GVRP PDUs
 # (which share STP's LLC SAPs), TLS 1.3 draft hellos and gQUIC (Q043, Q046) packets. Each real exchange runs in a network
 # namespace of its own (dissect-fixes), on its loopback, so nothing leaves the machine and no
 # port of the host is taken.
@@ -11,7 +12,7 @@
 #     as root; needs tcpdump, tshark, openssh-server and -client, mosquitto, python3 with
 #     paho-mqtt and scapy
 #
-# Writes Corpus/captures/{ssh-ciphers,syslog-nopri,mqtt5-props,gvrp,tls13-drafts,gquic}.pcap and their
+# Writes Corpus/captures/{ssh-ciphers,syslog-nopri,mqtt5-props,mqtt-binary,gvrp,tls13-drafts,gquic}.pcap and their
 # oracle files, Corpus/oracle/<name>.json and <name>.checksums.tsv, and Corpus/depth/ssh-gcm.pcap
 # (no oracle: see below). Running again rewrites them (the real traffic's keys, ports and
 # sequence numbers differ from run to run; the crafted captures are the same bytes).
@@ -158,6 +159,28 @@ dp = Properties(PacketTypes.DISCONNECT); dp.ReasonString = "bye"; dp.SessionExpi
 c.disconnect(reasoncode=mqtt.ReasonCodes(PacketTypes.DISCONNECT, "Normal disconnection"), properties=dp); c.loop_stop()
 PY
 stop_capture
+# MQTT 3.1.1 with binary messages that start like a 5.0 property list (a length, then property 3,
+# content type, whose string length does not fit): port 1883's guess once read them as 5.0 and
+# called them malformed. (A message that is a whole valid property list, or starts with byte 0,
+# stays ambiguous without the session's CONNECT: see mqtt.schema's limits.)
+start_capture mqtt-binary 'tcp port 1883'
+timeout 20 ip netns exec $ns python3 -W ignore - <<'PY'
+import time, paho.mqtt.client as mqtt
+try:
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="fixes311", protocol=mqtt.MQTTv311)
+except AttributeError:
+    c = mqtt.Client(client_id="fixes311", protocol=mqtt.MQTTv311)
+c.connect("127.0.0.1", 1883)
+c.loop_start()
+c.subscribe("sensor/#", qos=1)
+time.sleep(0.3)
+for message in [b"\x05\x03\x00\x10abc", b"\x07\x26\x00\x09ab", b"\x04\x08\x00\x07xy"]:
+    c.publish("sensor/raw", message, qos=0)
+c.publish("sensor/raw", b"\x05\x03\x00\x10abc", qos=1).wait_for_publish(5)
+time.sleep(0.5)
+c.disconnect(); c.loop_stop()
+PY
+stop_capture
 kill "$broker"
 fi
 
@@ -175,7 +198,7 @@ fi
 
 # The oracle of each, read by tshark with TCP reassembly off (segment by segment, as dissect reads
 # them): Corpus/oracle/<name>.json and <name>.checksums.tsv (scripts/corpus/common.py's write_oracle).
-for name in $(want ssh && echo ssh-ciphers) $(want syslog && echo syslog-nopri) $(want mqtt && echo mqtt5-props); do
+for name in $(want ssh && echo ssh-ciphers) $(want syslog && echo syslog-nopri) $(want mqtt && echo mqtt5-props mqtt-binary); do
   python3 -c 'import sys; sys.path.insert(0, "scripts/corpus"); from common import write_oracle
 write_oracle(sys.argv[1], sys.argv[2], ("-o", "tcp.desegment_tcp_streams:FALSE"))' "$name" "$captures/$name.pcap"
 done
