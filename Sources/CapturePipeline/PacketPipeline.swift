@@ -1,5 +1,6 @@
 import BinarySchema
 import Dissector
+import Foundation
 import PacketCapture
 import Reassembly
 
@@ -114,7 +115,6 @@ public final class PacketPipeline {
             }
             return try SchemaLoader.load(paths: [directory] + paths, importDirectories: [directory])
         }
-        loadSchema = load
         let schema: Schema
         do {
             schema = try load()
@@ -126,6 +126,9 @@ public final class PacketPipeline {
         // Checked once here; each worker compiles its own copy the same way.
         _ = try Self.compileFilter(options.displayFilter, schema: schema)
         _ = try Self.extractor(options.fields, schema: schema)
+        // The copy loaded here is the first worker's: a load costs more than a short capture.
+        let handOff = SchemaHandOff(schema)
+        loadSchema = { try handOff.take() ?? load() }
     }
 
     private static func compileFilter(_ text: String?, schema: Schema) throws(PipelineError) -> DisplayFilter? {
@@ -180,6 +183,24 @@ public final class PacketPipeline {
             if let failure = outcome.failure { throw failure }
             return ring.totals
         }
+    }
+}
+
+/// A loaded schema given to the first worker that asks, once; workers are made one at a time,
+/// but on other threads than the one that loaded it.
+private final class SchemaHandOff: @unchecked Sendable {
+    private let lock = NSLock()
+    private var schema: Schema?
+
+    init(_ schema: Schema) {
+        self.schema = schema
+    }
+
+    func take() -> Schema? {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { schema = nil }
+        return schema
     }
 }
 

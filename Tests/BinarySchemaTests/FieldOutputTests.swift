@@ -61,6 +61,25 @@ import Testing
         }
     }
 
+    /// A struct's parameter is a value its user passes, not a protocol's field: it has no filter
+    /// name, and a field of the same name elsewhere is not shadowed by it (the RPC helper's
+    /// `struct Portmap(version: u32)` printed the parameter beside `portmap.version`).
+    @Test func parametersHaveNoFilterName() throws {
+        let schema = try SchemaLoader.load(text: """
+            @protocol("pm") struct Outer { count: u8; body: Inner(count) }
+            @protocol("pmi") struct Inner(version: u8) { real: u8 @name("version"); items: u8[version] }
+            """)
+        let names = schema.filterFields.map(\.name)
+        #expect(names.filter { $0 == "pmi.version" }.count == 1, "\(names)")
+        var extractor = try FieldExtractor(fields: ["pm.count", "pmi.version"], schema: schema)
+        let root = try #require(schema.structType(named: "Outer"))
+        var interpreter = Interpreter(schema: schema)
+        let line = interpreter.withDissection(of: [2, 7, 0xAA, 0xBB], root: root) { extractor.line(for: $0, frameNumber: 1) }
+        #expect(line == "2\t7")
+        var filter = try DisplayFilter("pmi.version == 2", schema: schema)
+        #expect(!interpreter.withDissection(of: [2, 7, 0xAA, 0xBB], root: root) { filter.matches($0) })
+    }
+
     @Test func badNamesAndOptionsSayWhatIsWrong() throws {
         #expect(throws: DisplayFilterError.self) { try FieldExtractor(fields: [], schema: bundledSchema) }
         do {

@@ -34,7 +34,8 @@ extension Schema {
             // A struct reached again under the same name adds nothing; the depth bound ends a
             // chain of structs that contain each other through arrays or switches under new names.
             guard depth < 32, visited.insert("\(structID) \(prefix)").inserted else { return }
-            for field in structs[structID].fields where !field.isHidden {
+            // A parameter is a value its user passed, not one the protocol carries: no filter name.
+            for field in structs[structID].fields where !field.isHidden && !field.isParameter {
                 // A switch whose cases have attributes: each case is read as a field of its own.
                 var readings = [(field, field.type)]
                 if case .switchOn(let choice) = field.type, !choice.caseFieldIDs.isEmpty {

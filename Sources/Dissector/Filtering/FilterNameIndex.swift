@@ -81,6 +81,8 @@ struct FilterNameIndex {
         lastName = Array(repeating: -1, count: schema.fields.count)
         let wanted = wantedCount == Int32.max ? nil : internedText.prefix(Int(wantedCount))
         fieldTests = schema.fields.map { field in
+            // A struct's parameter or hidden working value is no protocol's field: never named.
+            guard !field.isHidden && !field.isParameter else { return .never }
             switch field.filterNaming {
             case .transparent: return .asItsHolder
             case .absolute(let whole): return wanted.map { $0.contains(whole) } ?? true ? .maybe : .never

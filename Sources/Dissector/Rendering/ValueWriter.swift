@@ -316,13 +316,17 @@ enum ValueWriter {
     /// A string node's text, quoted and escaped as ``writeQuoted(_:into:)`` does, decoded in its
     /// encoding; bytes that are not text in it are written `\xHH`, and the string is followed by
     /// ` [invalid ASCII]` (the encoding's name), so no view passes them off as text.
-    private static func writeString(_ dissection: Dissection, _ node: FieldNode, quoted: Bool = true,
+    /// `asField`: as tshark writes a field's value (`-T fields`): quotes and backslashes as they
+    /// are (`\\pipe\\srvsvc` is `\pipe\srvsvc`), control characters still escaped.
+    private static func writeString(_ dissection: Dissection, _ node: FieldNode, quoted: Bool = true, asField: Bool = false,
                                     into sink: inout TextSink) {
         let range = dissection.textByteRange(of: node)
         if quoted { sink.append(byte: UInt8(ascii: "\"")) }
         dissection.bytes.withUnsafeBufferPointer { bytes in
             node.textEncoding.decode(UnsafeBufferPointer(rebasing: bytes[range])) { piece in
                 switch piece {
+                case .scalar(let scalar) where asField && (scalar == "\\" || scalar == "\""):
+                    sink.append(byte: UInt8(truncatingIfNeeded: scalar.value))
                 case .scalar(let scalar): writeEscaped(scalar, into: &sink)
                 case .invalid(let byte):
                     sink.append("\\x" as StaticString)
@@ -483,7 +487,7 @@ extension ValueWriter {
             default: sink.appendHex(bytes)
             }
         case .string:
-            writeString(dissection, node, quoted: false, into: &sink)
+            writeString(dissection, node, quoted: false, asField: true, into: &sink)
         case .dnsName:
             sink.append(dissection.text(of: index) ?? "")
         }
