@@ -12,7 +12,8 @@
 #                  dc=example,dc=org) and ldap-utils on TCP 389: anonymous and simple binds,
 #                  ldapadd of the base, an organizational unit and two people (addRequest,
 #                  addResponse), ldapsearch with several filters (equality, presence, substrings,
-#                  and/or/not, >=, an attribute list, size limit, the root DSE with base scope:
+#                  and/or/not, >=, an attribute list, size limit, the paged-results control, the
+#                  root DSE with base scope:
 #                  searchRequest, searchResEntry, searchResDone), ldapmodify (replace, add and
 #                  delete of values: modifyRequest), ldapmodrdn (modDNRequest), ldapcompare
 #                  (compareRequest), ldapdelete (delRequest), a search of a base that does not
@@ -148,8 +149,8 @@ EOF
     supportedLDAPVersion >/dev/null
   in_ns timeout 10 ldapsearch -x -H ldap://127.0.0.1:389 -b dc=example,dc=org '(uid=alice)' >/dev/null
   in_ns timeout 10 ldapsearch "${admin[@]}" -b ou=people,dc=example,dc=org -s one -z 5 \
-    '(&(objectClass=inetOrgPerson)(|(cn=Ali*)(sn=*uild*))(!(uid=carol))(mail=*))' cn mail >/dev/null
-  in_ns timeout 10 ldapsearch -x -H ldap://127.0.0.1:389 -b dc=example,dc=org -A '(uid>=b)' uid >/dev/null
+    '(&(objectClass=inetOrgPerson)(|(cn=Ali*)(sn=*uild*)(mail=*@example.org))(!(uid=carol))(mail=*))' cn mail >/dev/null
+  in_ns timeout 10 ldapsearch -x -H ldap://127.0.0.1:389 -b dc=example,dc=org -A -E pr=10/noprompt '(uid>=b)' uid >/dev/null
   in_ns timeout 10 ldapmodify "${admin[@]}" -f "$work/modify.ldif" >/dev/null
   in_ns timeout 10 ldapcompare "${admin[@]}" uid=bob,ou=people,dc=example,dc=org sn:Builder >/dev/null || true
   in_ns timeout 10 ldapmodrdn "${admin[@]}" -r uid=bob,ou=people,dc=example,dc=org uid=robert >/dev/null

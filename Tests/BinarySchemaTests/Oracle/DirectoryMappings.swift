@@ -36,7 +36,6 @@ extension BundledSchemaOracleTests {
         map("ldap.objectName", "ldap.message.body.protocolOp.body.objectName.value", "cldap.messages[*].body.protocolOp.body.objectName.value", as: .text),
         map("ldap.AttributeValue", "ldap.message.body.protocolOp.body.attributes[*].body.vals[*].value", "ldap.message.body.protocolOp.body.modification[*].modification.body.vals[*].value", "cldap.messages[*].body.protocolOp.body.attributes[*].body.vals[*].value", "cldap.messages[*].body.protocolOp.body.modification[*].modification.body.vals[*].value", as: .position),
         map("ldap.resultCode", "ldap.message.body.protocolOp.body.resultCode.value", "cldap.messages[*].body.protocolOp.body.resultCode.value"),
-        map("ldap.errorMessage", "ldap.message.body.protocolOp.body.errorMessage.value", "cldap.messages[*].body.protocolOp.body.errorMessage.value", as: .text),
         map("ldap.object", "ldap.message.body.protocolOp.body.object.value", "cldap.messages[*].body.protocolOp.body.object.value", as: .text),
         map("ldap.operation", "ldap.message.body.protocolOp.body.modification[*].operation.value", "cldap.messages[*].body.protocolOp.body.modification[*].operation.value"),
         map("ldap.modification_element", "ldap.message.body.protocolOp.body.modification[*].modification", "cldap.messages[*].body.protocolOp.body.modification[*].modification", as: .position),
@@ -46,6 +45,7 @@ extension BundledSchemaOracleTests {
         map("ldap.delRequest", "ldap.message.body.protocolOp.body.dn", "cldap.messages[*].body.protocolOp.body.dn", as: .text),
         map("ldap.requestName", "ldap.message.body.protocolOp.body.requestName.value", "cldap.messages[*].body.protocolOp.body.requestName.value", as: .text),
         map("ldap.response", "ldap.message.body.protocolOp.body.response.value", "cldap.messages[*].body.protocolOp.body.response.value", as: .position),
+        map("ldap.controlType", "ldap.message.body.controls.control[*].body.controlType.value", as: .text),
         // Kerberos: each field is an EXPLICIT context tag around a universal value, which is
         // `int.value`, `string.value` or `octets.value` inside it (or `value` where an enum names it).
         // Times are compared by position (tshark formats the GeneralizedTime as a date).
@@ -81,7 +81,6 @@ extension BundledSchemaOracleTests {
         map("kerberos.e_data", "kerberos.message.body.body.e_data.data", as: .position),
         map("kerberos.cksumtype", "kerberos.message.body.body.padata.items[*].body.padata_value.request.req_checksum.cksumtype.int.value"),
         map("kerberos.checksum", "kerberos.message.body.body.padata.items[*].body.padata_value.request.req_checksum.checksum.octets.value", as: .position),
-        map("kerberos.armor_type", "kerberos.message.body.body.padata.items[*].body.padata_value.request.armor.armor_type.int.value"),
         map("kerberos.rm.reserved", "kerberos.rm_reserved"),
         map("kerberos.rm.length", "kerberos.rm_length"),
     ]
