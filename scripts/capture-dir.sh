@@ -4,9 +4,9 @@
 # is bounded in time), and records tshark's dissection of the same bytes as the oracle the tests
 # compare with.
 #
-#   scripts/capture-dir.sh [ldap] [cldap] [kerberos]
+#   scripts/capture-dir.sh [ldap] [cldap] [kerberos] [ldap-sasl]
 #                                  (as root; needs tcpdump, tshark, python3, and Debian's slapd,
-#                                   ldap-utils, krb5-kdc and krb5-user)
+#                                   ldap-utils, krb5-kdc, krb5-user and libsasl2-modules-gssapi-mit)
 #
 #   ldap.pcap      OpenLDAP 2.5 (slapd, its own slapd.conf with an mdb database for
 #                  dc=example,dc=org) and ldap-utils on TCP 389: anonymous and simple binds,
@@ -32,6 +32,11 @@
 #                  its AP-REQ, TGS-REP), kinit with a wrong password (PREAUTH_FAILED), a
 #                  principal that does not exist (C_PRINCIPAL_UNKNOWN), and kinit and kvno over
 #                  TCP (udp_preference_limit = 1: the 4-byte record mark before each message).
+#   ldap-sasl.pcap slapd with a keytab for ldap/localhost and ldapwhoami/ldapsearch -Y GSSAPI with
+#                  alice's ticket: the TGS-REQ and TGS-REP for the LDAP service (UDP 88), then the
+#                  SASL bind (saslBindInProgress rounds: the GSS-API token with the AP-REQ, the
+#                  AP-REP, the security-layer negotiation wrapped by GSS-API), and a search in
+#                  clear after it (-O maxssf=0: no security layer).
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/common.py's write_capture), with its oracle Corpus/oracle/<name>.json and
@@ -42,7 +47,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ns=dsx-dir
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(ldap cldap kerberos)
+[ ${#wanted[@]} -gt 0 ] || wanted=(ldap cldap kerberos ldap-sasl)
 
 work=$(mktemp -d)
 chmod 755 "$work"
@@ -224,22 +229,25 @@ PY
   stop_servers
 }
 
-capture_kerberos() {
+# A KDC for the realm EXAMPLE.ORG in the namespace: alice (password wonderland, preauthentication
+# required) and three services; ldap/localhost's key also in $work/ldap.keytab for slapd.
+start_kdc() {
   local kdc=$work/krb5kdc
   mkdir -p "$kdc"
-  cat >"$work/krb5.conf" <<EOF
+  cat >"$work/krb5.conf" <<EOF2
 [libdefaults]
   default_realm = EXAMPLE.ORG
   dns_lookup_kdc = false
   dns_lookup_realm = false
+  dns_canonicalize_hostname = false
   rdns = false
-  udp_preference_limit = ${KRB_UDP_LIMIT:-1465}
+  udp_preference_limit = 1465
 [realms]
   EXAMPLE.ORG = {
     kdc = 127.0.0.1:88
   }
-EOF
-  cat >"$work/kdc.conf" <<EOF
+EOF2
+  cat >"$work/kdc.conf" <<EOF2
 [kdcdefaults]
   kdc_ports = 88
   kdc_tcp_ports = 88
@@ -252,13 +260,21 @@ EOF
   }
 [logging]
   kdc = FILE:$kdc/kdc.log
-EOF
+EOF2
   export KRB5_CONFIG=$work/krb5.conf KRB5_KDC_PROFILE=$work/kdc.conf KRB5CCNAME=FILE:$work/ccache
+  rm -rf "$kdc/principal"* "$kdc/stash" "$work/ldap.keytab" "$work/ccache"
   kdb5_util create -s -r EXAMPLE.ORG -P master-password >/dev/null 2>&1
   kadmin.local -q "addprinc +requires_preauth -pw wonderland alice" >/dev/null 2>&1
   kadmin.local -q "addprinc -randkey host/server.example.org" >/dev/null 2>&1
   kadmin.local -q "addprinc -randkey ldap/server.example.org" >/dev/null 2>&1
+  kadmin.local -q "addprinc -randkey ldap/localhost" >/dev/null 2>&1
+  kadmin.local -q "ktadd -k $work/ldap.keytab ldap/localhost" >/dev/null 2>&1
   server krb5kdc -n
+}
+stop_kdc() { unset KRB5_CONFIG KRB5_KDC_PROFILE KRB5CCNAME; }
+
+capture_kerberos() {
+  start_kdc
   start_capture kerberos 'port 88'
   # Over UDP: the right password (preauthentication asked for, then given), klist, a service
   # ticket, a wrong password, a principal that does not exist.
@@ -273,7 +289,40 @@ EOF
   in_ns timeout 10 kvno ldap/server.example.org >/dev/null
   stop_capture kerberos
   stop_servers
-  unset KRB5_CONFIG KRB5_KDC_PROFILE KRB5CCNAME
+  stop_kdc
+}
+
+# A SASL GSSAPI bind to slapd with a Kerberos ticket: the TGS exchange for ldap/localhost, then the
+# bind whose credentials are the GSS-API token holding the AP-REQ, the server's AP-REP and the
+# security-layer negotiation; with no security layer (maxssf=0) the search after it is in clear.
+capture_ldap_sasl() {
+  start_kdc
+  local db=$work/ldapdb-sasl
+  mkdir -p "$db"
+  cat >"$work/slapd-sasl.conf" <<EOF2
+include /etc/ldap/schema/core.schema
+pidfile $work/slapd-sasl.pid
+modulepath /usr/lib/ldap
+moduleload back_mdb
+sasl-realm EXAMPLE.ORG
+sasl-host localhost
+database mdb
+maxsize 10485760
+suffix "dc=example,dc=org"
+rootdn "cn=admin,dc=example,dc=org"
+rootpw secret
+directory $db
+access to * by * read
+EOF2
+  KRB5_KTNAME=$work/ldap.keytab server slapd -d 0 -f "$work/slapd-sasl.conf" -h "ldap://127.0.0.1:389/"
+  echo wonderland | in_ns timeout 10 kinit alice >/dev/null
+  start_capture ldap-sasl 'port 389 or port 88'
+  LDAPSASL_NOCANON=on in_ns timeout 10 ldapwhoami -Q -Y GSSAPI -O maxssf=0 -H ldap://localhost:389 >/dev/null
+  LDAPSASL_NOCANON=on in_ns timeout 10 ldapsearch -Q -Y GSSAPI -O maxssf=0 -H ldap://localhost:389 -s base \
+    -b '' '(objectClass=*)' supportedSASLMechanisms >/dev/null
+  stop_capture ldap-sasl
+  stop_servers
+  stop_kdc
 }
 
 for name in "${wanted[@]}"; do
@@ -281,6 +330,7 @@ for name in "${wanted[@]}"; do
   ldap) capture_ldap ;;
   cldap) capture_cldap ;;
   kerberos) capture_kerberos ;;
+  ldap-sasl) capture_ldap_sasl ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac
 done

@@ -2,7 +2,8 @@ extension BundledSchemaOracleTests {
     /// Directory and authentication protocols on real traffic (scripts/capture-dir.sh), read
     /// segment by segment (tshark with tcp.desegment_tcp_streams off): ldap.pcap (slapd and
     /// ldap-utils), cldap.pcap (a domain-controller locator ping and its answer, made by python3),
-    /// kerberos.pcap (krb5kdc, kinit and kvno over UDP and TCP).
+    /// kerberos.pcap (krb5kdc, kinit and kvno over UDP and TCP), ldap-sasl.pcap (a SASL GSSAPI bind to
+    /// slapd with a Kerberos service ticket).
     static let directoryMappings: [Mapping] = [
         // LDAP and CLDAP: a BER value's number or text is `value` inside the field (its identifier
         // and length octets have no Wireshark name); a CHOICE's or SEQUENCE's item spans what
@@ -46,6 +47,22 @@ extension BundledSchemaOracleTests {
         map("ldap.requestName", "ldap.message.body.protocolOp.body.requestName.value", "cldap.messages[*].body.protocolOp.body.requestName.value", as: .text),
         map("ldap.response", "ldap.message.body.protocolOp.body.response.value", "cldap.messages[*].body.protocolOp.body.response.value", as: .position),
         map("ldap.controlType", "ldap.message.body.controls.control[*].body.controlType.value", as: .text),
+        map("ldap.mechanism", "ldap.message.body.protocolOp.body.authentication.sasl.mechanism.value", as: .text),
+        map("ldap.credentials", "ldap.message.body.protocolOp.body.authentication.sasl.credentials.value", "gss-api", as: .position),
+        map("ldap.serverSaslCreds", "ldap.message.body.protocolOp.body.serverSaslCreds.value", "gss-api", as: .position),
+        // (a GSS-API token is the `gss-api` layer, where the credentials are.)
+        // GSS-API and the Kerberos mechanism's tokens in a SASL GSSAPI bind (ldap-sasl.pcap); the
+        // OID is compared by its bytes (tshark shows it dotted).
+        map("gss-api.OID", "gss-api.oid", as: .position),
+        map("spnego.krb5.tok_id", "spnego-krb5.tok_id"),
+        map("spnego.krb5.cfx_flags", "spnego-krb5.body.cfx_flags", as: .position),
+        map("spnego.krb5.acceptor_subkey", "spnego-krb5.body.cfx_flags.acceptor_subkey"),
+        map("spnego.krb5.sealed", "spnego-krb5.body.cfx_flags.sealed"),
+        map("spnego.krb5.send_by_acceptor", "spnego-krb5.body.cfx_flags.send_by_acceptor"),
+        map("spnego.krb5.filler", "spnego-krb5.body.filler", as: .position),
+        map("spnego.krb5.cfx_ec", "spnego-krb5.body.cfx_ec"), map("spnego.krb5.cfx_rrc", "spnego-krb5.body.cfx_rrc"),
+        map("spnego.krb5.cfx_seq", "spnego-krb5.body.cfx_seq"),
+        map("spnego.krb5.sgn_cksum", "spnego-krb5.body.sgn_cksum", as: .position),
         // Kerberos: each field is an EXPLICIT context tag around a universal value, which is
         // `int.value`, `string.value` or `octets.value` inside it (or `value` where an enum names it).
         // Times are compared by position (tshark formats the GeneralizedTime as a date).
@@ -59,8 +76,8 @@ extension BundledSchemaOracleTests {
         map("kerberos.KDCOptions.renewable", "kerberos.message.body.body.req_body.body.kdc_options.flags.renewable"),
         map("kerberos.KDCOptions.canonicalize", "kerberos.message.body.body.req_body.body.kdc_options.flags.canonicalize"),
         map("kerberos.KDCOptions.renewable.ok", "kerberos.message.body.body.req_body.body.kdc_options.flags.renewable_ok"),
-        map("kerberos.ap_options", "kerberos.message.body.body.padata.items[*].body.padata_value.ap_req.body.ap_options.flags", as: .position),
-        map("kerberos.APOptions.mutual.required", "kerberos.message.body.body.padata.items[*].body.padata_value.ap_req.body.ap_options.flags.mutual_required"),
+        map("kerberos.ap_options", "kerberos.message.body.body.ap_options.flags", "kerberos.message.body.body.padata.items[*].body.padata_value.ap_req.body.ap_options.flags", as: .position),
+        map("kerberos.APOptions.mutual.required", "kerberos.message.body.body.ap_options.flags.mutual_required", "kerberos.message.body.body.padata.items[*].body.padata_value.ap_req.body.ap_options.flags.mutual_required"),
         map("kerberos.name_type", "kerberos.message.body.body.req_body.body.cname.body.name_type.value", "kerberos.message.body.body.cname.body.name_type.value", "kerberos.message.body.body.req_body.body.sname.body.name_type.value", "kerberos.message.body.body.ticket.sname.body.name_type.value", "kerberos.message.body.body.sname.body.name_type.value", "kerberos.message.body.body.padata.items[*].body.padata_value.ap_req.body.ticket.sname.body.name_type.value"),
         map("kerberos.CNameString", "kerberos.message.body.body.req_body.body.cname.body.cname_string.strings[*].value", "kerberos.message.body.body.cname.body.cname_string.strings[*].value", "kerberos.message.body.body.req_body.body.sname.body.cname_string.strings[*].value", "kerberos.message.body.body.ticket.sname.body.cname_string.strings[*].value", "kerberos.message.body.body.sname.body.cname_string.strings[*].value", "kerberos.message.body.body.padata.items[*].body.padata_value.ap_req.body.ticket.sname.body.cname_string.strings[*].value", as: .text),
         map("kerberos.SNameString", "kerberos.message.body.body.req_body.body.cname.body.sname_string.strings[*].value", "kerberos.message.body.body.cname.body.sname_string.strings[*].value", "kerberos.message.body.body.req_body.body.sname.body.sname_string.strings[*].value", "kerberos.message.body.body.ticket.sname.body.sname_string.strings[*].value", "kerberos.message.body.body.sname.body.sname_string.strings[*].value", "kerberos.message.body.body.padata.items[*].body.padata_value.ap_req.body.ticket.sname.body.sname_string.strings[*].value", as: .text),
