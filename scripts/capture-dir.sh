@@ -36,7 +36,9 @@
 #                  alice's ticket: the TGS-REQ and TGS-REP for the LDAP service (UDP 88), then the
 #                  SASL bind (saslBindInProgress rounds: the GSS-API token with the AP-REQ, the
 #                  AP-REP, the security-layer negotiation wrapped by GSS-API), and a search in
-#                  clear after it (-O maxssf=0: no security layer).
+#                  clear after it (-O maxssf=0: no security layer); then ldapwhoami -Y GSS-SPNEGO, as
+#                  Active Directory's clients bind: SPNEGO NegTokenInit and NegTokenResp around the
+#                  same Kerberos tokens.
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/common.py's write_capture), with its oracle Corpus/oracle/<name>.json and
@@ -320,6 +322,9 @@ EOF2
   LDAPSASL_NOCANON=on in_ns timeout 10 ldapwhoami -Q -Y GSSAPI -O maxssf=0 -H ldap://localhost:389 >/dev/null
   LDAPSASL_NOCANON=on in_ns timeout 10 ldapsearch -Q -Y GSSAPI -O maxssf=0 -H ldap://localhost:389 -s base \
     -b '' '(objectClass=*)' supportedSASLMechanisms >/dev/null
+  # GSS-SPNEGO, as Active Directory's clients bind: the same Kerberos tokens inside SPNEGO.
+  LDAPSASL_NOCANON=on in_ns timeout 10 ldapwhoami -Q -Y GSS-SPNEGO -O maxssf=0 -H ldap://localhost:389 \
+    >/dev/null 2>&1 || true
   stop_capture ldap-sasl
   stop_servers
   stop_kdc

@@ -2,8 +2,8 @@ extension BundledSchemaOracleTests {
     /// Directory and authentication protocols on real traffic (scripts/capture-dir.sh), read
     /// segment by segment (tshark with tcp.desegment_tcp_streams off): ldap.pcap (slapd and
     /// ldap-utils), cldap.pcap (a domain-controller locator ping and its answer, made by python3),
-    /// kerberos.pcap (krb5kdc, kinit and kvno over UDP and TCP), ldap-sasl.pcap (a SASL GSSAPI bind to
-    /// slapd with a Kerberos service ticket).
+    /// kerberos.pcap (krb5kdc, kinit and kvno over UDP and TCP), ldap-sasl.pcap (SASL GSSAPI and GSS-SPNEGO
+    /// binds to slapd with a Kerberos service ticket).
     static let directoryMappings: [Mapping] = [
         // LDAP and CLDAP: a BER value's number or text is the field (its identifier and length
         // octets are read before it, as ber.id.* and ber.length); a CHOICE's or SEQUENCE's item spans what
@@ -49,7 +49,7 @@ extension BundledSchemaOracleTests {
         map("ldap.controlType", "ldap.message.body.controls.control[*].body.controlType", as: .text),
         map("ldap.mechanism", "ldap.message.body.protocolOp.body.authentication.sasl.mechanism", as: .text),
         map("ldap.credentials", "ldap.message.body.protocolOp.body.authentication.sasl.credentials.value", "gss-api", as: .position),
-        map("ldap.serverSaslCreds", "ldap.message.body.protocolOp.body.serverSaslCreds.value", "gss-api", as: .position),
+        map("ldap.serverSaslCreds", "ldap.message.body.protocolOp.body.serverSaslCreds.value", "gss-api", "spnego", as: .position),
         // (a GSS-API token is the `gss-api` layer, where the credentials are.)
         // GSS-API and the Kerberos mechanism's tokens in a SASL GSSAPI bind (ldap-sasl.pcap); the
         // OID is compared by its bytes (tshark shows it dotted).
@@ -63,6 +63,14 @@ extension BundledSchemaOracleTests {
         map("spnego.krb5.cfx_ec", "spnego-krb5.body.cfx_ec"), map("spnego.krb5.cfx_rrc", "spnego-krb5.body.cfx_rrc"),
         map("spnego.krb5.cfx_seq", "spnego-krb5.body.cfx_seq"),
         map("spnego.krb5.sgn_cksum", "spnego-krb5.body.sgn_cksum", as: .position),
+        map("spnego.krb5_oid", "spnego-krb5.krb5_oid", as: .position),
+        // SPNEGO (a GSS-SPNEGO bind): OIDs compared by their bytes.
+        map("spnego.mechTypes", "spnego.init.mechTypes", as: .position),
+        map("spnego.MechType", "spnego.init.mechTypes[*].value", as: .position),
+        map("spnego.mechToken", "spnego.init.mechToken", as: .position),
+        map("spnego.negResult", "spnego.response.negResult"),
+        map("spnego.supportedMech", "spnego.response.supportedMech", as: .position),
+        map("spnego.responseToken", "spnego.response.responseToken", as: .position),
         // Kerberos: each field is an EXPLICIT context tag around a universal value, read after the
         // two headers as the field itself (or as `value` in a struct where an enum names it).
         // Times are compared by position (tshark formats the GeneralizedTime as a date).
