@@ -38,7 +38,8 @@
 #                  AP-REP, the security-layer negotiation wrapped by GSS-API), and a search in
 #                  clear after it (-O maxssf=0: no security layer); then ldapwhoami -Y GSS-SPNEGO, as
 #                  Active Directory's clients bind: SPNEGO NegTokenInit and NegTokenResp around the
-#                  same Kerberos tokens.
+#                  same Kerberos tokens; then a search with a security layer (the default, as Active
+#                  Directory signs and seals): SASL buffers holding sealed wrap tokens.
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/common.py's write_capture), with its oracle Corpus/oracle/<name>.json and
@@ -325,6 +326,10 @@ EOF2
   # GSS-SPNEGO, as Active Directory's clients bind: the same Kerberos tokens inside SPNEGO.
   LDAPSASL_NOCANON=on in_ns timeout 10 ldapwhoami -Q -Y GSS-SPNEGO -O maxssf=0 -H ldap://localhost:389 \
     >/dev/null 2>&1 || true
+  # A security layer (the default): after the bind every message is a SASL buffer, its length and
+  # a sealed Kerberos wrap token.
+  LDAPSASL_NOCANON=on in_ns timeout 10 ldapsearch -Q -Y GSSAPI -H ldap://localhost:389 -s base -b '' \
+    '(objectClass=*)' namingContexts >/dev/null
   stop_capture ldap-sasl
   stop_servers
   stop_kdc

@@ -51,6 +51,7 @@ extension BundledSchemaOracleTests {
         map("ldap.credentials", "ldap.message.body.protocolOp.body.authentication.sasl.credentials.value", "gss-api", as: .position),
         map("ldap.serverSaslCreds", "ldap.message.body.protocolOp.body.serverSaslCreds.value", "gss-api", "spnego", as: .position),
         // (a GSS-API token is the `gss-api` layer, where the credentials are.)
+        map("ldap.sasl_buffer_length", "ldap.sasl_buffer_length"),
         // GSS-API and the Kerberos mechanism's tokens in a SASL GSSAPI bind (ldap-sasl.pcap); the
         // OID is compared by its bytes (tshark shows it dotted).
         map("gss-api.OID", "gss-api.oid", as: .position),
