@@ -1,7 +1,7 @@
 extension BundledSchemaOracleTests {
     /// Directory and authentication protocols on real traffic (scripts/capture-dir.sh), read
     /// segment by segment (tshark with tcp.desegment_tcp_streams off): ldap.pcap (slapd and
-    /// ldap-utils), cldap.pcap (a domain-controller locator ping and its answer, made by python3),
+    /// ldap-utils), cldap.pcap (a domain-controller locator ping and its NetLogon answer, made by python3),
     /// kerberos.pcap (krb5kdc, kinit and kvno over UDP and TCP), ldap-sasl.pcap (SASL GSSAPI and GSS-SPNEGO
     /// binds to slapd with a Kerberos service ticket).
     static let directoryMappings: [Mapping] = [
@@ -50,6 +50,22 @@ extension BundledSchemaOracleTests {
         map("ldap.mechanism", "ldap.message.body.protocolOp.body.authentication.sasl.mechanism", as: .text),
         map("ldap.credentials", "ldap.message.body.protocolOp.body.authentication.sasl.credentials.value", "gss-api", as: .position),
         map("ldap.serverSaslCreds", "ldap.message.body.protocolOp.body.serverSaslCreds.value", "gss-api", "spnego", as: .position),
+        // Active Directory's NetLogon value in a CLDAP answer (mscldap): the GUID compared by its
+        // bytes (tshark shows it as a GUID), the names as text.
+        map("mscldap.netlogon.opcode", "cldap.messages[*].body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.opcode", "ldap.message.body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.opcode"),
+        map("mscldap.netlogon.flags", "cldap.messages[*].body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.flags", "ldap.message.body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.flags"),
+        map("mscldap.domain.guid", "cldap.messages[*].body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.domain_guid", "ldap.message.body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.domain_guid", as: .position),
+        map("mscldap.forest", "cldap.messages[*].body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.forest", "ldap.message.body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.forest", as: .text),
+        map("mscldap.domain", "cldap.messages[*].body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.domain", "ldap.message.body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.domain", as: .text),
+        map("mscldap.hostname", "cldap.messages[*].body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.hostname", "ldap.message.body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.hostname", as: .text),
+        map("mscldap.nb_domain", "cldap.messages[*].body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.nb_domain", "ldap.message.body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.nb_domain", as: .text),
+        map("mscldap.nb_hostname", "cldap.messages[*].body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.nb_hostname", "ldap.message.body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.nb_hostname", as: .text),
+        map("mscldap.sitename", "cldap.messages[*].body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.sitename", "ldap.message.body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.sitename", as: .text),
+        map("mscldap.clientsitename", "cldap.messages[*].body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.clientsitename", "ldap.message.body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.clientsitename", as: .text),
+        map("mscldap.ntver.flags", "cldap.messages[*].body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.nt_version", "ldap.message.body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.nt_version",
+            "cldap.messages[*].body.protocolOp.body.filter.body[*].body.ntver_flags"),
+        map("mscldap.netlogon.lm_token", "cldap.messages[*].body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.lm_token", "ldap.message.body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.lm_token"),
+        map("mscldap.netlogon.nt_token", "cldap.messages[*].body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.nt_token", "ldap.message.body.protocolOp.body.attributes[*].body.netlogon_vals[*].value.body.nt_token"),
         // (a GSS-API token is the `gss-api` layer, where the credentials are.)
         map("ldap.sasl_buffer_length", "ldap.sasl_buffer_length"),
         // GSS-API and the Kerberos mechanism's tokens in a SASL GSSAPI bind (ldap-sasl.pcap); the
