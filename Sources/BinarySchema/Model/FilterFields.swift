@@ -54,7 +54,14 @@ extension Schema {
                     // A protocol layer read in place is named by its protocol, not by the field.
                     var isLayer = false
                     if case .structure(let id) = type, structs[id].protocolAbbreviation != nil { isLayer = true }
-                    if case .transparent = reading.filterNaming {} else if !isLayer {
+                    if case .transparent = reading.filterNaming {
+                        // A value with no segment of its own (a BER integer's `value` in its
+                        // struct) carries its holder's name: the name holds the value, not the struct.
+                        if heldStructs(type).isEmpty, !name.isEmpty, rows[name]?.type == "struct" {
+                            rows[name]?.type = describe(type)
+                            rows[name]?.fieldIDs.append(reading.id)
+                        }
+                    } else if !isLayer {
                         record(name, describe(type), layer, reading.id)
                     }
                     for inner in heldStructs(type) where structs[inner].protocolAbbreviation == nil {
@@ -102,7 +109,13 @@ extension Schema {
         case .enumeration(let id, _): return enums.indices.contains(id) ? enums[id].name : "enum"
         case .structure, .instance: return "struct"
         case .array: return "array"
-        case .switchOn: return "switch"
+        case .switchOn(let choice):
+            // What its cases hold (`i8|i16|bytes`), as a field of either may be compared.
+            var kinds: [String] = []
+            for type in choice.cases.map(\.type) + (choice.defaultType.map { [$0] } ?? []) where !kinds.contains(describe(type)) {
+                kinds.append(describe(type))
+            }
+            return kinds.isEmpty ? "switch" : kinds.joined(separator: "|")
         case .parameter: return "parameter"
         case .computed(_, let isBoolean, let enumID?): return isBoolean ? "bool" : enums.indices.contains(enumID) ? enums[enumID].name : "enum"
         case .computed(_, let isBoolean, nil): return isBoolean ? "bool" : "integer"

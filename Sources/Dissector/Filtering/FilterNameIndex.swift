@@ -134,7 +134,12 @@ struct FilterNameIndex {
                     if field >= 0 && field < fieldTests.count {
                         switch fieldTests[field] {
                         case .never: name = -1
-                        case .asItsHolder: name = names[parent]
+                        case .asItsHolder:
+                            name = names[parent]
+                            // A value that carries its holder's name takes it from the holder, as
+                            // `snmp.version` is the integer, not the struct around it. A struct
+                            // (a chosen case, a body) leaves it to both: it is no value.
+                            if name >= 0, !nodes[index].isStructOrArray { names[parent] = -1 }
                         case .maybe: name = fullName(of: index, dissection)
                         }
                     } else {
@@ -196,4 +201,13 @@ struct FilterNameIndex {
     }
 
     private func schema(_ dissection: Dissection) -> Schema { dissection.schema }
+}
+
+private extension FieldNode {
+    var isStructOrArray: Bool {
+        switch kind {
+        case .structure, .array: return true
+        default: return false
+        }
+    }
 }
