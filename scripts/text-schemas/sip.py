@@ -275,7 +275,10 @@ struct SDPTime {{
 // m=<media> <port> <proto> <fmt> ...
 struct SDPMedia {{
   key: string[2] @encoding("ascii") @name("sdp.key")
-{tokens([("media", "sdp.media.media"), ("port", "sdp.media.port_string"), ("proto", "sdp.media.proto")])}
+{tokens([("media", "sdp.media.media"), ("port", "sdp.media.port_string")])}
+  // The port as a number (tshark's sdp.media.port: the same bytes, read as digits).
+  let port_number = n_port == 1 ? (port[0] - 48) * 1 : n_port == 2 ? (port[0] - 48) * 10 + (port[1] - 48) * 1 : n_port == 3 ? (port[0] - 48) * 100 + (port[1] - 48) * 10 + (port[2] - 48) * 1 : n_port == 4 ? (port[0] - 48) * 1000 + (port[1] - 48) * 100 + (port[2] - 48) * 10 + (port[3] - 48) * 1 : n_port == 5 ? (port[0] - 48) * 10000 + (port[1] - 48) * 1000 + (port[2] - 48) * 100 + (port[3] - 48) * 10 + (port[4] - 48) * 1 : 0 @name("sdp.media.port")
+{tokens([("proto", "sdp.media.proto")])}
   format: SDPFormat[..] if remaining() > 0 @name("sdp.media.formats")
 }}
 

@@ -3,7 +3,7 @@ extension BundledSchemaOracleTests {
     /// UAC and UAS: INVITE with SDP, 180, 200 with SDP, ACK, G.711 RTP and RFC 4733 events echoed,
     /// BYE), stun.pcap (coturn and turnutils_stunclient), ssdp.pcap (SSDP search, answers and
     /// notifications; its fields are HTTP's, mapped with HTTP), tftp.pcap (tftpd-hpa and tftp-hpa: get,
-    /// put, a missing file).
+    /// put, a missing file); and the RTP and RTCP interleaved in rtsp.pcap's RTSP connection.
     static let voiceMappings: [Mapping] = [
         // SIP: the start line and its parts, the message header and each header line (CRLF included, as
         // tshark's; compared by position: tshark's value is the header's value alone), CSeq's parts.
@@ -65,6 +65,14 @@ extension BundledSchemaOracleTests {
         map("rtpevent.event_id", "rtpevent.event_id"), map("rtpevent.end_of_event", "rtpevent.end_of_event"),
         map("rtpevent.reserved", "rtpevent.reserved"), map("rtpevent.volume", "rtpevent.volume"),
         map("rtpevent.duration", "rtpevent.duration"),
+        // RTCP (rtsp.pcap: a sender report interleaved in the RTSP connection, channel 1).
+        map("rtcp.version", "rtcp.packet[*].version"), map("rtcp.padding", "rtcp.packet[*].padding"),
+        map("rtcp.rc", "rtcp.packet[*].rc"), map("rtcp.pt", "rtcp.packet[*].pt"), map("rtcp.length", "rtcp.packet[*].length"),
+        map("rtcp.senderssrc", "rtcp.packet[*].body.senderssrc"),
+        map("rtcp.timestamp.ntp.msw", "rtcp.packet[*].body.ntp_msw"), map("rtcp.timestamp.ntp.lsw", "rtcp.packet[*].body.ntp_lsw"),
+        map("rtcp.timestamp.rtp", "rtcp.packet[*].body.rtp_timestamp"),
+        map("rtcp.sender.packetcount", "rtcp.packet[*].body.packetcount"),
+        map("rtcp.sender.octetcount", "rtcp.packet[*].body.octetcount"),
         // STUN: the header, each attribute (tshark's stun.attribute is the attribute's type over the
         // whole attribute), the address attributes (a XOR-ed port or address is tshark's stun.att.port
         // or stun.att.ipv4 too, over the same bytes, shown decoded: compared by position).
