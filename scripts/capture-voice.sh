@@ -9,6 +9,8 @@
 #                RFC 2833 DTMF sample (telephone-event, PT 101) to the media port the answer gave,
 #                which the UAS echoes back (-rtp_echo); then BYE and 200 OK. tshark decodes the RTP
 #                because the SDP set the conversation up (no RTP heuristic needed).
+#   sip-tcp.pcap the same call over TCP 5060 (SIPp's -t t1), without media: each message in a
+#                segment of its own, read segment by segment (TCP reassembly off, as dissect reads them).
 #   stun.pcap    coturn's turnserver on UDP 3478 with its turnutils_stunclient: a Binding request
 #                and success response (XOR-MAPPED-ADDRESS, MAPPED-ADDRESS, RESPONSE-ORIGIN,
 #                OTHER-ADDRESS, SOFTWARE, FINGERPRINT), the same with RFC 5780's CHANGE-REQUEST.
@@ -24,7 +26,7 @@
 # tests compare with: Corpus/oracle/<name>.json and <name>.checksums.tsv (write_capture). The
 # traffic itself (ports, Call-IDs, transaction IDs) differs from run to run.
 #
-#   scripts/capture-voice.sh [sip] [stun] [ssdp] [tftp]        (as root)
+#   scripts/capture-voice.sh [sip] [sip_tcp] [stun] [ssdp] [tftp]        (as root)
 #
 # Needs: tcpdump, tshark, editcap (wireshark-common), sip-tester, coturn, tftpd-hpa, tftp-hpa,
 # python3 (apt-get install -y sip-tester coturn tftpd-hpa tftp-hpa).
@@ -66,7 +68,7 @@ while offset + 16 <= len(data):
     captured = struct.unpack("<IIII", data[offset:offset + 16])[2]
     frames.append(data[offset + 16:offset + 16 + captured])
     offset += 16 + captured
-write_capture(name, 1, frames)
+write_capture(name, 1, frames, ("-o", "tcp.desegment_tcp_streams:FALSE"))
 EOF
   )
 }
@@ -93,6 +95,22 @@ sip() {
   pids+=("$server")
   sleep 1
   capture sip 'udp' sip_traffic
+  kill "$server" 2>/dev/null || true
+}
+
+sip_tcp_traffic() {
+  in_ns timeout 20 sipp -sn uac -t t1 -i 127.0.0.1 -p 5062 -m 1 -l 1 -timeout 15s -timeout_error 127.0.0.2:5060 \
+    >/dev/null 2>&1 </dev/null || true
+  sleep 1
+}
+sip_tcp() {
+  mkdir -p "$work/sip-tcp"
+  (cd "$work/sip-tcp" && exec ip netns exec "$ns" timeout 30 sipp -sn uas -t t1 -i 127.0.0.2 -p 5060 -m 1 -timeout 25s \
+    >/dev/null 2>&1 </dev/null) &
+  local server=$!
+  pids+=("$server")
+  sleep 1
+  capture sip-tcp 'tcp port 5060' sip_tcp_traffic
   kill "$server" 2>/dev/null || true
 }
 
@@ -196,7 +214,7 @@ tftp() {
 
 main() {
   local wanted=("$@")
-  [ ${#wanted[@]} -gt 0 ] || wanted=(sip stun ssdp tftp)
+  [ ${#wanted[@]} -gt 0 ] || wanted=(sip sip_tcp stun ssdp tftp)
   for name in "${wanted[@]}"; do "$name"; done
 }
 main "$@"

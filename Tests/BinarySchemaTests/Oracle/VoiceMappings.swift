@@ -1,7 +1,7 @@
 extension BundledSchemaOracleTests {
     /// Voice and discovery over UDP on real loopback traffic (scripts/capture-voice.sh): sip.pcap (SIPp
     /// UAC and UAS: INVITE with SDP, 180, 200 with SDP, ACK, G.711 RTP and RFC 4733 events echoed,
-    /// BYE), stun.pcap (coturn and turnutils_stunclient), ssdp.pcap (SSDP search, answers and
+    /// BYE), sip-tcp.pcap (the same call over TCP, read segment by segment), stun.pcap (coturn and turnutils_stunclient), ssdp.pcap (SSDP search, answers and
     /// notifications; its fields are HTTP's, mapped with HTTP), tftp.pcap (tftpd-hpa and tftp-hpa: get,
     /// put, a missing file); and the RTP and RTCP interleaved in rtsp.pcap's RTSP connection.
     static let voiceMappings: [Mapping] = [
