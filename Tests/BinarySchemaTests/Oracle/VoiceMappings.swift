@@ -9,7 +9,10 @@ extension BundledSchemaOracleTests {
         // tshark's; compared by position: tshark's value is the header's value alone), CSeq's parts.
         map("sip.Request-Line", "sip.message.request_line", as: .position),
         map("sip.Method", "sip.message.request_line.method", as: .text),
-        map("sip.r-uri", "sip.message.request_line.uri", as: .text),
+        map("sip.r-uri", "sip.message.request_line.uri", as: .position),
+        map("sip.r-uri.user", "sip.message.request_line.uri.user", as: .text),
+        map("sip.r-uri.host", "sip.message.request_line.uri.host", as: .text),
+        map("sip.r-uri.port", "sip.message.request_line.uri.port", as: .text),
         map("sip.Status-Line", "sip.message.status_line", as: .position),
         map("sip.Status-Code", "sip.message.status_line.code", as: .text),
         map("sip.msg_hdr", "sip.message.msg_hdr", as: .position),
@@ -26,6 +29,23 @@ extension BundledSchemaOracleTests {
         map("sip.Content-Length", "sip.message.msg_hdr.header[*].line", as: .position),
         map("sip.CSeq.seq", "sip.message.msg_hdr.header[*].line.seq", as: .text),
         map("sip.CSeq.method", "sip.message.msg_hdr.header[*].line.method", as: .text),
+        // Via's, From's, To's and Contact's parts (tshark's sip.display.info and sip.tag repeat From's
+        // or To's over the same bytes).
+        map("sip.Via.transport", "sip.message.msg_hdr.header[*].line.transport", as: .text),
+        map("sip.Via.sent-by.address", "sip.message.msg_hdr.header[*].line.address", as: .text),
+        map("sip.Via.sent-by.port", "sip.message.msg_hdr.header[*].line.port", as: .text),
+        map("sip.Via.branch", "sip.message.msg_hdr.header[*].line.branch", as: .text),
+        map("sip.from.display.info", "sip.message.msg_hdr.header[*].line.display", as: .text), map("sip.to.display.info", "sip.message.msg_hdr.header[*].line.display", as: .text),
+        map("sip.display.info", "sip.message.msg_hdr.header[*].line.display", as: .text),
+        map("sip.from.addr", "sip.message.msg_hdr.header[*].line.addr", as: .position), map("sip.to.addr", "sip.message.msg_hdr.header[*].line.addr", as: .position),
+        map("sip.contact.uri", "sip.message.msg_hdr.header[*].line.addr", as: .position),
+        map("sip.from.user", "sip.message.msg_hdr.header[*].line.addr.user", as: .text), map("sip.from.host", "sip.message.msg_hdr.header[*].line.addr.host", as: .text),
+        map("sip.from.port", "sip.message.msg_hdr.header[*].line.addr.port", as: .text),
+        map("sip.to.user", "sip.message.msg_hdr.header[*].line.addr.user", as: .text), map("sip.to.host", "sip.message.msg_hdr.header[*].line.addr.host", as: .text),
+        map("sip.to.port", "sip.message.msg_hdr.header[*].line.addr.port", as: .text),
+        map("sip.contact.user", "sip.message.msg_hdr.header[*].line.addr.user", as: .text), map("sip.contact.host", "sip.message.msg_hdr.header[*].line.addr.host", as: .text),
+        map("sip.contact.port", "sip.message.msg_hdr.header[*].line.addr.port", as: .text),
+        map("sip.from.tag", "sip.message.msg_hdr.header[*].line.tag", as: .text), map("sip.to.tag", "sip.message.msg_hdr.header[*].line.tag", as: .text), map("sip.tag", "sip.message.msg_hdr.header[*].line.tag", as: .text),
         // SDP: each line without its CRLF (by position: tshark's value is the line's value), and the
         // parts of the origin, connection, timing, media and rtpmap and fmtp attribute lines.
         map("sdp.version", "sdp.line[*].item", as: .position),
