@@ -14,6 +14,10 @@
 #   stun.pcap    coturn's turnserver on UDP 3478 with its turnutils_stunclient: a Binding request
 #                and success response (XOR-MAPPED-ADDRESS, MAPPED-ADDRESS, RESPONSE-ORIGIN,
 #                OTHER-ADDRESS, SOFTWARE, FINGERPRINT), the same with RFC 5780's CHANGE-REQUEST.
+#   turn.pcap    coturn's turnserver with long-term credentials and its turnutils_uclient, two clients
+#                relaying to each other (-y): Allocate (the 401 with REALM and NONCE, then with
+#                USERNAME and MESSAGE-INTEGRITY), CreatePermission, ChannelBind, Refresh, and the
+#                relayed data as ChannelData (a few 40-byte messages).
 #   ssdp.pcap    SSDP on UDP 1900 (239.255.255.250 routed over lo): a Python control point's
 #                M-SEARCH (ssdp:all), a small Python device's unicast 200 OK answers (from port 1900) and its
 #                NOTIFY ssdp:alive and ssdp:byebye.
@@ -26,7 +30,7 @@
 # tests compare with: Corpus/oracle/<name>.json and <name>.checksums.tsv (write_capture). The
 # traffic itself (ports, Call-IDs, transaction IDs) differs from run to run.
 #
-#   scripts/capture-voice.sh [sip] [sip_tcp] [stun] [ssdp] [tftp]        (as root)
+#   scripts/capture-voice.sh [sip] [sip_tcp] [stun] [turn] [ssdp] [tftp]        (as root)
 #
 # Needs: tcpdump, tshark, editcap (wireshark-common), sip-tester, coturn, tftpd-hpa, tftp-hpa,
 # python3 (apt-get install -y sip-tester coturn tftpd-hpa tftp-hpa).
@@ -130,6 +134,20 @@ stun() {
   kill "$server" 2>/dev/null || true
 }
 
+turn_traffic() {
+  in_ns timeout 15 turnutils_uclient -u alice -w secret -y -c -n 2 -l 40 -z 50 127.0.0.1 >/dev/null 2>&1 </dev/null || true
+}
+turn() {
+  in_ns timeout 40 turnserver -n --listening-ip=127.0.0.1 --listening-port=3478 --relay-ip=127.0.0.1 \
+    --min-port=49152 --max-port=49200 --no-tcp --no-tls --no-dtls --no-cli --lt-cred-mech --user=alice:secret \
+    --realm=example.test --allow-loopback-peers --log-file=stdout --simple-log >/dev/null 2>&1 &
+  local server=$!
+  pids+=("$server")
+  sleep 2
+  capture turn 'udp' turn_traffic
+  kill "$server" 2>/dev/null || true
+}
+
 # ---- SSDP (Python control point and device) --------------------------------------------------
 ssdp_traffic() {
   in_ns timeout 10 python3 - <<'PY' || true
@@ -214,7 +232,7 @@ tftp() {
 
 main() {
   local wanted=("$@")
-  [ ${#wanted[@]} -gt 0 ] || wanted=(sip sip_tcp stun ssdp tftp)
+  [ ${#wanted[@]} -gt 0 ] || wanted=(sip sip_tcp stun turn ssdp tftp)
   for name in "${wanted[@]}"; do "$name"; done
 }
 main "$@"

@@ -1,7 +1,8 @@
 extension BundledSchemaOracleTests {
     /// Voice and discovery over UDP on real loopback traffic (scripts/capture-voice.sh): sip.pcap (SIPp
     /// UAC and UAS: INVITE with SDP, 180, 200 with SDP, ACK, G.711 RTP and RFC 4733 events echoed,
-    /// BYE), sip-tcp.pcap (the same call over TCP, read segment by segment), stun.pcap (coturn and turnutils_stunclient), ssdp.pcap (SSDP search, answers and
+    /// BYE), sip-tcp.pcap (the same call over TCP, read segment by segment), stun.pcap (coturn and turnutils_stunclient), turn.pcap (coturn and turnutils_uclient: Allocate with
+    /// long-term credentials, Refresh, CreatePermission, ChannelBind, ChannelData), ssdp.pcap (SSDP search, answers and
     /// notifications; its fields are HTTP's, mapped with HTTP), tftp.pcap (tftpd-hpa and tftp-hpa: get,
     /// put, a missing file); and the RTP and RTCP interleaved in rtsp.pcap's RTSP connection.
     static let voiceMappings: [Mapping] = [
@@ -107,6 +108,16 @@ extension BundledSchemaOracleTests {
         map("stun.att.port-xord", "stun.attribute[*].value.port_xord", as: .position),
         map("stun.att.ipv4-xord", "stun.attribute[*].value.ipv4_xord", as: .position),
         map("stun.att.software", "stun.attribute[*].value", as: .text),
+        map("stun.att.username", "stun.attribute[*].value", as: .text), map("stun.att.realm", "stun.attribute[*].value", as: .text),
+        map("stun.att.nonce", "stun.attribute[*].value", as: .text),
+        map("stun.att.hmac", "stun.attribute[*].value", as: .position), map("stun.att.crc32", "stun.attribute[*].value"),
+        map("stun.att.lifetime", "stun.attribute[*].value"),
+        map("stun.att.error.class", "stun.attribute[*].value.class"), map("stun.att.error", "stun.attribute[*].value.number"),
+        map("stun.att.error.reason", "stun.attribute[*].value.reason", as: .text),
+        map("stun.att.channelnum", "stun.attribute[*].value.channel"),
+        map("stun.att.transp", "stun.attribute[*].value.protocol"),
+        // TURN's ChannelData
+        map("stun.channel", "stun.channel"),
         map("stun.att.change-ip", "stun.attribute[*].value.change_ip"),
         map("stun.att.change-port", "stun.attribute[*].value.change_port"),
         // TFTP
