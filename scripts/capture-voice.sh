@@ -55,7 +55,9 @@ in_ns() { ip netns exec "$ns" "$@"; }
 # capture NAME FILTER FUNCTION: runs FUNCTION while tcpdump listens, then writes the capture.
 capture() {
   local name=$1 filter=$2 traffic=$3
-  in_ns timeout 120 tcpdump -U -q -i lo -w "$work/$name.raw.pcap" "$filter" 2>/dev/null &
+  # Not through in_ns: a function put in the background runs in a subshell, and killing that
+  # subshell would leave tcpdump running until its timeout.
+  ip netns exec "$ns" timeout 120 tcpdump -U -q -i lo -w "$work/$name.raw.pcap" "$filter" 2>/dev/null &
   local dump=$!
   sleep 1
   "$traffic"
