@@ -51,12 +51,12 @@ ip netns del "$ns" 2>/dev/null || true
 ip netns add "$ns"
 ip netns exec "$ns" ip link set lo up
 in_ns() { ip netns exec "$ns" "$@"; }
+# Servers and tcpdump are put in the background with `ip netns exec` itself, not in_ns: a function in
+# the background runs in a subshell, whose pid (what $! gives and kill reaches) is not the program's.
 
 # capture NAME FILTER FUNCTION: runs FUNCTION while tcpdump listens, then writes the capture.
 capture() {
   local name=$1 filter=$2 traffic=$3
-  # Not through in_ns: a function put in the background runs in a subshell, and killing that
-  # subshell would leave tcpdump running until its timeout.
   ip netns exec "$ns" timeout 120 tcpdump -U -q -i lo -w "$work/$name.raw.pcap" "$filter" 2>/dev/null &
   local dump=$!
   sleep 1
@@ -126,7 +126,7 @@ stun_traffic() {
   in_ns timeout 5 turnutils_stunclient -p 3478 -c 127.0.0.1 >/dev/null 2>&1 || true
 }
 stun() {
-  in_ns timeout 30 turnserver -n --listening-ip=127.0.0.1 --listening-ip=127.0.0.2 --listening-port=3478 \
+  ip netns exec "$ns" timeout 30 turnserver -n --listening-ip=127.0.0.1 --listening-ip=127.0.0.2 --listening-port=3478 \
     --alt-listening-port=3479 --no-tcp --no-tls --no-dtls --no-cli --log-file=stdout --simple-log \
     --realm=example.test >/dev/null 2>&1 &
   local server=$!
@@ -140,7 +140,7 @@ turn_traffic() {
   in_ns timeout 15 turnutils_uclient -u alice -w secret -y -c -n 2 -l 40 -z 50 127.0.0.1 >/dev/null 2>&1 </dev/null || true
 }
 turn() {
-  in_ns timeout 40 turnserver -n --listening-ip=127.0.0.1 --listening-port=3478 --relay-ip=127.0.0.1 \
+  ip netns exec "$ns" timeout 40 turnserver -n --listening-ip=127.0.0.1 --listening-port=3478 --relay-ip=127.0.0.1 \
     --min-port=49152 --max-port=49200 --no-tcp --no-tls --no-dtls --no-cli --lt-cred-mech --user=alice:secret \
     --realm=example.test --allow-loopback-peers --log-file=stdout --simple-log >/dev/null 2>&1 &
   local server=$!
@@ -204,7 +204,7 @@ except socket.timeout:
 time.sleep(0.5)
 notify("ssdp:byebye", "upnp:rootdevice")
 PY
-  in_ns timeout 15 python3 "$work/ssdp-device.py" >/dev/null 2>&1 &
+  ip netns exec "$ns" timeout 15 python3 "$work/ssdp-device.py" >/dev/null 2>&1 &
   local device=$!
   pids+=("$device")
   capture ssdp 'udp port 1900 or (udp and host 127.0.0.2)' ssdp_traffic
@@ -224,7 +224,7 @@ tftp() {
   echo "uploaded by tftp-hpa" > "$work/tftp/client/note.txt"
   chmod 777 "$work/tftp/root"
   # (no -a: its address lookup fails in a namespace with only lo; the namespace holds nothing else)
-  in_ns timeout 30 in.tftpd -4 -L -c -u root -s "$work/tftp/root" >/dev/null 2>&1 &
+  ip netns exec "$ns" timeout 30 in.tftpd -4 -L -c -u root -s "$work/tftp/root" >/dev/null 2>&1 &
   local server=$!
   pids+=("$server")
   sleep 1
