@@ -272,7 +272,9 @@ import Testing
         // Multicast DNS is a layer of its own (Wireshark's `mdns`), registered by its file.
         #expect(all.filter { $0.0 == 5353 }.map { "\($0.1) \($0.2)" } == ["MDNS mdns.schema"])
         let tcp = try #require(schema.dispatchTables.first { $0.name == "tcp.port" })
-        #expect(tcp.heuristics.map { schema.structs[$0.structID].name } == ["HTTPByHeuristic", "TLSHelloSegment", "MiniTLSRecord"])
+        // The bundled files' in the order they load (by file name), then --schema's.
+        #expect(tcp.heuristics.map { schema.structs[$0.structID].name }
+                == ["DCERPCByHeuristic", "HTTPByHeuristic", "TLSHelloSegment", "RPCOverTCPByHeuristic", "MiniTLSRecord"])
         let ethertype = try #require(schema.dispatchTables.first { $0.name == "ethertype" })
         #expect(ethertype.keyTypeName == "EtherType")
         #expect(ethertype.entries.first { $0.low == 0x0800 }.map { schema.structs[$0.structID].name } == "IPv4")

@@ -104,8 +104,9 @@ import Testing
 
     /// Every struct `tcp.port` names frames its stream, but SSH's (its packets are encrypted after
     /// KEXINIT) and the text protocols', read a segment's lines at a time (a line framing is not
-    /// a builtin yet; Redis's RESP too, whose lengths are decimal text), Telnet's and ftp-data's
-    /// (streams with no messages to frame).
+    /// a builtin yet; Redis's RESP too, whose lengths are decimal text; SIP over TCP, whose
+    /// Content-Length is decimal text as well), Telnet's and ftp-data's (streams with no messages
+    /// to frame), and VNC's (a message's length depends on the session's state: the pixel format).
     @Test func everyTCPPortStructIsFramed() throws {
         let table = try #require(bundledSchema.dispatchTables.first { $0.name == "tcp.port" })
         let named = Set((table.entries + table.heuristics).map { bundledSchema.structs[$0.structID].name })
@@ -113,7 +114,7 @@ import Testing
                                       "HTTPByHeuristic"]))
         let unframed = named.filter { bundledSchema.structType(named: $0)?.pduFraming == nil }
         let unframedByDesign: Set = ["SSHSegment", "FTP", "FTPData", "SMTPSegment", "POPSegment", "IMAPSegment", "IRC", "RTSP", "Telnet",
-                                     "RESPSegment"]
+                                     "RESPSegment", "SIP", "VNC"]
         #expect(unframed.subtracting(unframedByDesign).isEmpty, "no @pdu: \(unframed.sorted())")
     }
 
