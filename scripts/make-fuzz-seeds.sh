@@ -50,7 +50,13 @@ PYTHON
 rm -f "$corpus/.roots"
 cp "$corpus"/dissector/* "$corpus/views/"
 
-cp Schemas/*.schema Schemas/examples/*.schema "$corpus/schema/"
+cp Schemas/*.schema "$corpus/schema/"
+# An example named as a bundled schema (ber.schema) is kept apart.
+for example in Schemas/examples/*.schema; do
+  name=$(basename "$example")
+  [[ -e "Schemas/$name" ]] && name="example-$name"
+  cp "$example" "$corpus/schema/$name"
+done
 cp Corpus/captures/* "$corpus/pcap/"
 swift build --product dissect-fuzz >/dev/null
 .build/debug/dissect-fuzz seeds "$corpus"
