@@ -61,15 +61,12 @@ public final class PacketPipeline {
         public let hasBadChecksum: Bool
         /// It rendered in ``Options/view``, without a final newline (nil without a view).
         public let text: String?
-        let names: [String]
-        let values: [[String]]
+        let fields: FieldValues
 
         /// Every value of field `name` in the frame, in the order they occur, as text
         /// (`192.0.2.1`, `example.com`, `443`); empty when the frame has none or `name` was not
         /// among ``Options/fields``.
-        public subscript(name: String) -> [String] {
-            names.firstIndex(of: name).map { values[$0] } ?? []
-        }
+        public subscript(name: String) -> [String] { fields[name] }
     }
 
     /// A TCP PDU or IP datagram the display filter passed, put together from several frames.
@@ -80,11 +77,18 @@ public final class PacketPipeline {
         public let isMalformed: Bool
         /// It rendered in ``Options/view`` (nil without a view).
         public let text: String?
+        let fields: FieldValues
+
+        /// Every value of field `name` in the unit, as ``Frame/subscript(_:)``.
+        public subscript(name: String) -> [String] { fields[name] }
+    }
+
+    /// The values of the fields asked for, by name, each as its occurrences in order.
+    struct FieldValues: Sendable {
         let names: [String]
         let values: [[String]]
 
-        /// Every value of field `name` in the unit, as ``Frame/subscript(_:)``.
-        public subscript(name: String) -> [String] {
+        subscript(name: String) -> [String] {
             names.firstIndex(of: name).map { values[$0] } ?? []
         }
     }
@@ -250,7 +254,7 @@ final class EventFrameConsumer: FrameConsumer {
             number: number, time: frame.time ?? CaptureTime(seconds: 0, nanoseconds: 0),
             capturedLength: dissection.bytes.count, originalLength: frame.originalLength ?? dissection.bytes.count,
             isMalformed: dissection.error != nil, isCut: dissection.cutNode >= 0, hasBadChecksum: dissection.hasBadChecksum,
-            text: render(dissection, frame: frame), names: fields?.names ?? [], values: values))
+            text: render(dissection, frame: frame), fields: .init(names: fields?.names ?? [], values: values)))
     }
 
     /// A unit, on the delivering thread, as the stage completes it: handed on at once.
@@ -258,8 +262,8 @@ final class EventFrameConsumer: FrameConsumer {
         guard let origin = frame.reassembly else { return }
         let values = fields?.values(of: dissection, frameNumber: origin.completingFrame, originalLength: origin.length) ?? []
         delivery.send(.unit(PacketPipeline.Unit(origin: origin, isMalformed: dissection.error != nil,
-                                                text: render(dissection, frame: frame), names: fields?.names ?? [],
-                                                values: values)))
+                                                text: render(dissection, frame: frame),
+                                                fields: .init(names: fields?.names ?? [], values: values))))
     }
 
     private func render(_ dissection: Dissection, frame: FrameInfo) -> String? {
