@@ -166,6 +166,7 @@ public final class PacketPipeline {
     public func run(_ capture: Capture, _ handle: (Event) throws -> Void) throws -> CaptureTotals {
         try withoutActuallyEscaping(handle) { handle in
             let delivery = EventDelivery(handle: handle)
+            defer { delivery.close() }
             var setup = PipelineSetup(loadSchema: loadSchema)
             let options = self.options
             setup.threads = options.threads
@@ -211,15 +212,22 @@ private final class SchemaHandOff: @unchecked Sendable {
 /// The user's handler, called on the delivering thread only; the first error it throws stops
 /// the events after it.
 final class EventDelivery: @unchecked Sendable {
-    private let handle: (PacketPipeline.Event) throws -> Void
+    /// The handler, until ``close()``: a worker's block may release its captures after the run
+    /// waited for it, and the handler must not outlive the run (it is not escaping).
+    private var handle: ((PacketPipeline.Event) throws -> Void)?
     private(set) var failure: (any Error)?
 
     init(handle: @escaping (PacketPipeline.Event) throws -> Void) {
         self.handle = handle
     }
 
+    /// Drops the handler: nothing is delivered after the run.
+    func close() {
+        handle = nil
+    }
+
     func send(_ event: PacketPipeline.Event) {
-        guard failure == nil else { return }
+        guard failure == nil, let handle else { return }
         do {
             try handle(event)
         } catch {

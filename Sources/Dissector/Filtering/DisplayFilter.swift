@@ -87,37 +87,17 @@ public struct DisplayFilter {
         case .not(let inner):
             return !evaluate(inner, dissection, names, frame)
         case .exists(let target):
-            if case .frame = target { return true }
-            return anyOccurrence(target, dissection, names) { _ in true }
+            return exists(target, dissection, names)
         case .compare(let target, .notEqual, let value):
             // Wireshark 4: the field is there, and no occurrence is equal.
-            return evaluate(.exists(target), dissection, names, frame) && !evaluate(.compare(target, .equal, value), dissection, names, frame)
-        case .compareFields(let left, .notEqual, let right):
-            return evaluate(.exists(left), dissection, names, frame) && evaluate(.exists(right), dissection, names, frame)
-                && !evaluate(.compareFields(left, .equal, right), dissection, names, frame)
-        case .compareFields(let left, let relation, let right):
-            if case .frame(let field) = right {
-                return evaluate(.compare(left, relation, .integer(Int64(frame.value(field)))), dissection, names, frame)
-            }
-            var values: [Value] = []
-            _ = anyOccurrence(right, dissection, names) { occurrence in
-                switch occurrence {
-                case .integer(let number): values.append(.integer(number))
-                case .bytes(let bytes): values.append(.bytes(Array(bytes)))
-                case .text(let text): values.append(.text(text))
-                case .none: break
-                }
-                return false
-            }
-            if case .frame(let field) = left {
-                return values.contains { Self.holds(relation, .integer(Int64(frame.value(field))), $0) }
-            }
-            return anyOccurrence(left, dissection, names) { occurrence in values.contains { Self.holds(relation, occurrence, $0) } }
+            return exists(target, dissection, names) && !compare(target, .equal, value, dissection, names, frame)
         case .compare(let target, let relation, let value):
-            if case .frame(let field) = target {
-                return Self.holds(relation, .integer(Int64(frame.value(field))), value)
-            }
-            return anyOccurrence(target, dissection, names) { occurrence in Self.holds(relation, occurrence, value) }
+            return compare(target, relation, value, dissection, names, frame)
+        case .compareFields(let left, .notEqual, let right):
+            return exists(left, dissection, names) && exists(right, dissection, names)
+                && !compareFields(left, .equal, right, dissection, names, frame)
+        case .compareFields(let left, let relation, let right):
+            return compareFields(left, relation, right, dissection, names, frame)
         case .member(let target, let items):
             let test: (Occurrence) -> Bool = { occurrence in
                 items.contains { low, high in
@@ -128,6 +108,41 @@ public struct DisplayFilter {
             if case .frame(let field) = target { return test(.integer(Int64(frame.value(field)))) }
             return anyOccurrence(target, dissection, names, test)
         }
+    }
+
+    private static func exists(_ target: Target, _ dissection: Dissection, _ names: FilterNameIndex) -> Bool {
+        if case .frame = target { return true }
+        return anyOccurrence(target, dissection, names) { _ in true }
+    }
+
+    private static func compare(_ target: Target, _ relation: FilterRelation, _ value: Value, _ dissection: Dissection,
+                                _ names: FilterNameIndex, _ frame: FrameFields) -> Bool {
+        if case .frame(let field) = target {
+            return Self.holds(relation, .integer(Int64(frame.value(field))), value)
+        }
+        return anyOccurrence(target, dissection, names) { occurrence in Self.holds(relation, occurrence, value) }
+    }
+
+    /// Whether some occurrence of `left` and some of `right` hold `relation`.
+    private static func compareFields(_ left: Target, _ relation: FilterRelation, _ right: Target, _ dissection: Dissection,
+                                      _ names: FilterNameIndex, _ frame: FrameFields) -> Bool {
+        if case .frame(let field) = right {
+            return compare(left, relation, .integer(Int64(frame.value(field))), dissection, names, frame)
+        }
+        var values: [Value] = []
+        _ = anyOccurrence(right, dissection, names) { occurrence in
+            switch occurrence {
+            case .integer(let number): values.append(.integer(number))
+            case .bytes(let bytes): values.append(.bytes(Array(bytes)))
+            case .text(let text): values.append(.text(text))
+            case .none: break
+            }
+            return false
+        }
+        if case .frame(let field) = left {
+            return values.contains { Self.holds(relation, .integer(Int64(frame.value(field))), $0) }
+        }
+        return anyOccurrence(left, dissection, names) { occurrence in values.contains { Self.holds(relation, occurrence, $0) } }
     }
 
     /// What a node holds, as the filter compares it.
