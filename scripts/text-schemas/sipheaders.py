@@ -2,14 +2,16 @@
 from chains import spaces
 
 
-def first_of(chars, limit, bound, base=0):
-    """Index of the first byte among `chars` within `limit` bytes (from `base`) and before `bound`,
-    else `bound` (one nesting level a byte)."""
-    s = f"{bound}"
-    for i in reversed(range(base, base + limit)):
-        test = " || ".join(f"peek({i}) == {c}" for c in chars)
-        s = f"{bound} <= {i} || {test} ? {i} : {s}"
-    return "(" + s + ")"
+def first_of(chars, limit, bound):
+    """Index of the first byte among `chars` within `limit` bytes and before `bound`, else `bound`
+    (0 for a negative bound)."""
+    window = bound if bound == "remaining()" else f"min({limit}, {bound})"
+    if bound == "remaining()":
+        window = str(limit)
+    search = f"find({chars[0]}, {window})" if len(chars) == 1 else \
+        'find_any(x"' + "".join(c[2:].lower() for c in chars) + f'", {window})'
+    otherwise = bound if bound == "remaining()" else f"max({bound}, 0)"
+    return f"({search} < 0 ? {otherwise} : {search})"
 
 
 def uri_struct(name, prefix):
@@ -34,7 +36,7 @@ def name_addr_struct(name, prefix, addr, uri):
     """From, To, Contact: [display-name] <URI> or a bare URI, then ;params (From's and To's tag by
     its name); a value longer than 160 bytes is not split."""
     tag = "" if prefix == "sip.contact" else f"""  hidden let e2 = e1 - (has(addr) ? gt : 0) - (has(rangle) ? 1 : 0)
-  tag_key: string[5] if e2 >= 5 && peek(0) == 0x3B && (peek(1) | 0x20) == 0x74 && (peek(2) | 0x20) == 0x61 && (peek(3) | 0x20) == 0x67 && peek(4) == 0x3D @name("sip.delimiter")
+  tag_key: string[5] if e2 >= 5 && peek_caseless(0, ";tag=") @name("sip.delimiter")
   hidden let tl = has(tag_key) ? {first_of(['0x3B', '0x0D'], 64, 'e2 - 5')} : 0
   tag: string[tl] if tl > 0 @encoding("latin1") @name("{prefix}.tag")
 """
@@ -44,8 +46,7 @@ def name_addr_struct(name, prefix, addr, uri):
   hidden let k = {spaces(4, '0', 'remaining()')}
   sp: string[k] if k > 0 @name("sip.sp")
   // The value's end (its CR), looked for in 160 bytes.
-  hidden let cr0 = {first_of(['0x0D'], 100, 'remaining()')}
-  hidden let cr = cr0 < 100 ? cr0 : {first_of(['0x0D'], 60, 'remaining()', base=100)}
+  hidden let cr = {first_of(['0x0D'], 160, 'remaining()')}
   hidden let ok = cr < remaining() && peek(cr) == 0x0D
   hidden let lt = ok ? {first_of(['0x3C'], 100, 'cr')} : cr
   hidden let angle = ok && lt < cr
@@ -66,7 +67,7 @@ struct SIPVia(c: i16) {{
   colon: string[1] @name("sip.header.colon")
   hidden let k = {spaces(4, '0', 'remaining()')}
   sp: string[k] if k > 0 @name("sip.sp")
-  hidden let proto = remaining() > 12 && peek(0) == 0x53 && peek(1) == 0x49 && peek(2) == 0x50 && peek(3) == 0x2F && peek(7) == 0x2F
+  hidden let proto = remaining() > 12 && peek(0, "SIP/") && peek(7) == 0x2F
   protocol: string[8] if proto @encoding("ascii") @name("sip.Via.sent-protocol")
   hidden let tl = proto ? {first_of(['0x20', '0x0D'], 8, 'remaining()')} : 0
   transport: string[tl] if tl > 0 @encoding("ascii") @name("sip.Via.transport")
@@ -76,7 +77,7 @@ struct SIPVia(c: i16) {{
   port_colon: string[1] if al > 0 && remaining() > 0 && peek(0) == 0x3A @name("sip.delimiter")
   hidden let pl = has(port_colon) ? {first_of(['0x3B', '0x0D'], 8, 'remaining()')} : 0
   port: string[pl] if pl > 0 @encoding("ascii") @name("sip.Via.sent-by.port")
-  branch_key: string[8] if al > 0 && remaining() > 8 && peek(0) == 0x3B && peek(1) == 0x62 && peek(2) == 0x72 && peek(3) == 0x61 && peek(4) == 0x6E && peek(5) == 0x63 && peek(6) == 0x68 && peek(7) == 0x3D @name("sip.delimiter")
+  branch_key: string[8] if al > 0 && remaining() > 8 && peek(0, ";branch=") @name("sip.delimiter")
   hidden let bl = has(branch_key) ? {first_of(['0x3B', '0x0D'], 64, 'remaining()')} : 0
   branch: string[bl] if bl > 0 @encoding("latin1") @name("sip.Via.branch")
   rest: string[until "\\r\\n"] @encoding("latin1") @name("sip.header.value")

@@ -200,16 +200,68 @@ extension Checker {
                 requireType(argumentType, .integer, op: "peek", at: arguments[0].location)
                 builder.emit(.peek)
                 return .integer
+            case ("peek", 2), ("peek_caseless", 2):
+                return compileBytesAhead(name, arguments, scope: scope, into: &builder)
+            case ("find", 1), ("find", 2), ("find_any", 1), ("find_any", 2):
+                return compileFind(name, arguments, scope: scope, into: &builder)
             case ("zeros", 1):
                 let argumentType = compile(arguments[0], scope: scope, into: &builder, expected: .integer)
                 requireType(argumentType, .integer, op: "zeros", at: arguments[0].location)
                 builder.emit(.zeros)
                 return .boolean
             default:
-                report(.unknownField, "unknown function '\(name)' with \(arguments.count) argument\(arguments.count == 1 ? "" : "s") (known: len(field), has(field), remaining(), offset(), peek(n), zeros(n), min(a, b), max(a, b), index(), and over an array: count(a, cond), any(a, cond), all(a, cond), first(a, cond), sum(a, expr), min(a, expr), max(a, expr), sum(a), min(a), max(a))",
+                report(.unknownField, "unknown function '\(name)' with \(arguments.count) argument\(arguments.count == 1 ? "" : "s") (known: len(field), has(field), remaining(), offset(), peek(n), peek(n, \"text\"), peek_caseless(n, \"text\"), find(\"text\"), find(\"text\", limit), find_any(\"bytes\", limit), zeros(n), min(a, b), max(a, b), index(), and over an array: count(a, cond), any(a, cond), all(a, cond), first(a, cond), sum(a, expr), min(a, expr), max(a, expr), sum(a), min(a), max(a))",
                        at: location)
                 return .invalid
             }
+        }
+    }
+
+    /// `peek(n, "SIP/")` and `peek_caseless(n, "cseq")`: whether the bytes n ahead are the literal.
+    mutating func compileBytesAhead(_ name: String, _ arguments: [ExpressionSyntax], scope: Scope,
+                                    into builder: inout ProgramBuilder) -> ValueType {
+        guard let literal = searchLiteral(arguments[1], function: name, scope: scope) else { return .invalid }
+        let distanceType = compile(arguments[0], scope: scope, into: &builder, expected: .integer)
+        requireType(distanceType, .integer, op: name, at: arguments[0].location)
+        builder.emit(.peekMatch(literal: builder.add(literal: literal), caseless: name == "peek_caseless"))
+        return .boolean
+    }
+
+    /// `find("\r\n")`, `find(0x0D, 400)`: where the literal first occurs ahead of the cursor, or -1;
+    /// `find_any(";\r", 64)`: where the first byte that is one of the literal's is.
+    mutating func compileFind(_ name: String, _ arguments: [ExpressionSyntax], scope: Scope,
+                              into builder: inout ProgramBuilder) -> ValueType {
+        guard let literal = searchLiteral(arguments[0], function: name, scope: scope) else { return .invalid }
+        if arguments.count == 2 {
+            let limitType = compile(arguments[1], scope: scope, into: &builder, expected: .integer)
+            requireType(limitType, .integer, op: name, at: arguments[1].location)
+        } else {
+            builder.emit(.constant(Int64.max))
+        }
+        builder.emit(.find(literal: builder.add(literal: literal), anyByte: name == "find_any"))
+        return .integer
+    }
+
+    /// The bytes a search looks for: a string or bytes literal, or one byte as an integer constant.
+    mutating func searchLiteral(_ syntax: ExpressionSyntax, function: String, scope: Scope) -> [UInt8]? {
+        switch syntax {
+        case .bytes(let bytes, let location):
+            guard !bytes.isEmpty else {
+                report(.invalidValue, "\(function)() of an empty literal: give it the bytes to look for", at: location)
+                return nil
+            }
+            return bytes
+        default:
+            var scratch = ProgramBuilder()
+            let before = diagnostics.count
+            _ = compile(syntax, scope: scope, into: &scratch, expected: .integer)
+            if diagnostics.count == before, let value = Self.constantValue(of: scratch.operations[...]), (0...255).contains(value) {
+                return [UInt8(value)]
+            }
+            diagnostics.removeSubrange(before...)
+            report(.typeMismatch, "\(function)() looks for a literal: a string (\"\\r\\n\"), bytes (x\"0d0a\") or one byte (0x0D), not '\(describe(syntax))'",
+                   at: syntax.location)
+            return nil
         }
     }
 
@@ -731,7 +783,8 @@ struct ProgramBuilder {
         case .constant, .loadSlot, .load, .length, .present, .presentSlot, .remaining, .offset, .compareSlot, .matchBytes,
              .elementIndex, .aggregate:
             depth += 1
-        case .negate, .logicalNot, .bitwiseNot, .jump, .peek, .zeros, .loadAt, .lengthAt, .presentAt, .matchBytesAt, .byteAt:
+        case .negate, .logicalNot, .bitwiseNot, .jump, .peek, .zeros, .loadAt, .lengthAt, .presentAt, .matchBytesAt, .byteAt,
+             .find, .peekMatch:
             break
         case .jumpIfZero, .jumpIfNonZero:
             depth -= 1

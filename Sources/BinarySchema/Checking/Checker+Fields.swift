@@ -237,6 +237,11 @@ extension Checker {
         var builder = ProgramBuilder()
         let errorsBefore = diagnostics.count
         var enumID: Int?
+        // Compiled before the value, as a field's: the value is computed only where it holds.
+        var condition: Program?
+        if let conditionSyntax = syntax.condition {
+            condition = compileProgram(conditionSyntax, scope: scope, expecting: .boolean, role: "an 'if' condition")
+        }
         if case .named(let typeName, let location) = syntax.type, typeName != "let" {
             if case .enumeration(let id, _) = valueType {
                 enumID = id
@@ -282,7 +287,7 @@ extension Checker {
         let type = FieldType.computed(program ?? Program(operations: [.constant(0)], references: [], text: "0", stackDepth: 1),
                                       isBoolean: valueType == .boolean, enumID: enumID)
         return Field(id: fields.count, name: syntax.name, structID: scope.structID, slot: slot, type: type,
-                     condition: nil, constraints: [], size: nil, display: display, displayFormat: displayFormat,
+                     condition: condition, constraints: [], size: nil, display: display, displayFormat: displayFormat,
                      location: syntax.location, isHidden: syntax.isHidden, filterNaming: filterNaming)
     }
 

@@ -144,7 +144,9 @@ extension Checker {
         case .boolean: return .boolean
         case .name(let name, _): return earlier.last { $0.name == name }?.type == .boolean ? .boolean : .integer
         case .unary(.not, _, _): return .boolean
-        case .call("has", _, _), .call("any", _, _), .call("all", _, _), .call("zeros", _, _): return .boolean
+        case .call("has", _, _), .call("any", _, _), .call("all", _, _), .call("zeros", _, _), .call("peek_caseless", _, _):
+            return .boolean
+        case .call("peek", let arguments, _) where arguments.count == 2: return .boolean
         case .binary(let op, _, _, _) where op.isComparison || op.isLogical: return .boolean
         case .conditional(_, let whenTrue, _, _): return computedType(whenTrue, earlier: earlier)
         default: return .integer

@@ -59,6 +59,13 @@ protocol EvaluationContext {
     func areZeros(_ count: Int64) throws(EvaluationFailure) -> Bool
     /// Whether the bytes of the field `reference` names are literal `literal` of the plan.
     mutating func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool
+    /// `find`: the distance from the cursor of the first occurrence of literal `literal` lying
+    /// wholly within the next `limit` bytes of the scope (with `anyByte`, of the first byte that
+    /// is one of the literal's); -1 when there is none.
+    func find(literal: Int32, anyByte: Bool, within limit: Int64) throws(EvaluationFailure) -> Int64
+    /// `peek(n, "text")`: whether the bytes `distance` ahead of the cursor are literal `literal`
+    /// (ASCII letters in either case when `caseless`); false when the scope ends first.
+    func bytesAhead(_ distance: Int64, areLiteral literal: Int32, caseless: Bool) throws(EvaluationFailure) -> Bool
     /// As `load`, `length`, `isPresent` and `matchBytes`, for a reference with a computed index (`pool[i]`).
     mutating func load(_ reference: Int32, at index: Int64) throws(EvaluationFailure) -> Int64
     mutating func length(_ reference: Int32, at index: Int64) throws(EvaluationFailure) -> Int64
@@ -89,6 +96,78 @@ extension EvaluationContext {
     func matchBytes(_ reference: Int32, literal: Int32) throws(EvaluationFailure) -> Bool { throw .notAvailable }
     /// A context without a cursor has no bytes ahead.
     func areZeros(_ count: Int64) throws(EvaluationFailure) -> Bool { throw .notAvailable }
+    func find(literal: Int32, anyByte: Bool, within limit: Int64) throws(EvaluationFailure) -> Int64 { throw .notAvailable }
+    func bytesAhead(_ distance: Int64, areLiteral literal: Int32, caseless: Bool) throws(EvaluationFailure) -> Bool {
+        throw .notAvailable
+    }
+}
+
+/// The searches behind `find` and `peek(n, "text")`, over any bytes a context holds.
+enum ByteSearch {
+    /// The distance from `start` of the first occurrence of `needle` lying wholly within
+    /// `haystack[start..<start + window]`; nil when there is none.
+    static func firstDistance<Haystack: RandomAccessCollection<UInt8>, Needle: RandomAccessCollection<UInt8>>(
+        of needle: Needle, in haystack: Haystack, from start: Int, window: Int
+    ) -> Int? where Haystack.Index == Int, Needle.Index == Int {
+        guard let first = needle.first, window >= needle.count else { return nil }
+        let lastStart = start + window - needle.count
+        var position = start
+        while position <= lastStart {
+            if haystack[position] == first, matches(needle, in: haystack, at: position, caseless: false) {
+                return position - start
+            }
+            position += 1
+        }
+        return nil
+    }
+
+    /// The distance from `start` of the first byte of `haystack[start..<start + window]` that is
+    /// one of `set`'s; nil when there is none.
+    static func firstDistance<Haystack: RandomAccessCollection<UInt8>, Set: Sequence<UInt8>>(
+        ofAnyOf set: Set, in haystack: Haystack, from start: Int, window: Int
+    ) -> Int? where Haystack.Index == Int {
+        var position = start
+        while position < start + window {
+            let byte = haystack[position]
+            if set.contains(byte) { return position - start }
+            position += 1
+        }
+        return nil
+    }
+
+    /// The search `find` or `find_any` asks for.
+    static func search<Haystack: RandomAccessCollection<UInt8>, Needle: RandomAccessCollection<UInt8>>(
+        _ needle: Needle, anyByte: Bool, in haystack: Haystack, from start: Int, window: Int
+    ) -> Int64 where Haystack.Index == Int, Needle.Index == Int {
+        let found = anyByte ? firstDistance(ofAnyOf: needle, in: haystack, from: start, window: window)
+            : firstDistance(of: needle, in: haystack, from: start, window: window)
+        return found.map { Int64($0) } ?? -1
+    }
+
+    /// Whether `haystack[position...]` begins with `needle` (ASCII letters in either case when
+    /// `caseless`); the caller has checked that `needle.count` bytes are there.
+    @inline(__always)
+    static func matches<Haystack: RandomAccessCollection<UInt8>, Needle: RandomAccessCollection<UInt8>>(
+        _ needle: Needle, in haystack: Haystack, at position: Int, caseless: Bool
+    ) -> Bool where Haystack.Index == Int, Needle.Index == Int {
+        var index = position
+        for byte in needle {
+            let other = haystack[index]
+            if other != byte {
+                guard caseless, isLetter(byte), other | 0x20 == byte | 0x20 else { return false }
+            }
+            index += 1
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+
+    /// The bytes a search may look at: the next `limit` bytes, at most the `available` ones.
+    static func window(limit: Int64, available: Int) -> Int {
+        limit <= 0 ? 0 : Int(min(limit, Int64(available)))
+    }
 }
 
 /// A context without arrays or computed indices (constant expressions, a stream's bytes, tests).
@@ -302,6 +381,14 @@ enum Evaluator {
                 guard top > 0 else { throw .overflow }
                 top -= 1
                 value = try unary(operation, stack[top], context)
+            case .find(let literal, let anyByte):
+                guard top > 0 else { throw .overflow }
+                top -= 1
+                value = try context.find(literal: literal, anyByte: anyByte, within: stack[top])
+            case .peekMatch(let literal, let caseless):
+                guard top > 0 else { throw .overflow }
+                top -= 1
+                value = try context.bytesAhead(stack[top], areLiteral: literal, caseless: caseless) ? 1 : 0
             case .minimum, .maximum:
                 // Kept out of `binary`, which must stay small enough to be inlined here.
                 guard top > 1 else { throw .overflow }

@@ -486,6 +486,8 @@ final class ExecutionPlan: @unchecked Sendable {
                 case .matchBytesAt(let local, let literal):
                     return .matchBytesAt(reference: referenceBase + local, literal: literalBase + literal)
                 case .byteAt(let local): return .byteAt(referenceBase + local)
+                case .find(let literal, let anyByte): return .find(literal: literalBase + literal, anyByte: anyByte)
+                case .peekMatch(let literal, let caseless): return .peekMatch(literal: literalBase + literal, caseless: caseless)
                 case .aggregate(let kind, let local, let body):
                     return .aggregate(kind, reference: referenceBase + local, body: bodies[Int(body)])
                 default: return operation

@@ -1503,6 +1503,19 @@ extension Interpreter: NodeEvaluationContext {
         return Int64(reader.bytes[reader.offset + Int(distance)])
     }
 
+    func find(literal: Int32, anyByte: Bool, within limit: Int64) throws(EvaluationFailure) -> Int64 {
+        guard reader.isAligned else { throw .beyondData(needed: 1, available: Int64(reader.remainingBytes)) }
+        let window = ByteSearch.window(limit: limit, available: reader.remainingBytes)
+        return unsafe ByteSearch.search(plan.literal(literal), anyByte: anyByte, in: reader.bytes, from: reader.offset, window: window)
+    }
+
+    func bytesAhead(_ distance: Int64, areLiteral literal: Int32, caseless: Bool) throws(EvaluationFailure) -> Bool {
+        guard reader.isAligned, distance >= 0 else { throw .beyondData(needed: max(distance, 0) + 1, available: Int64(reader.remainingBytes)) }
+        let needle = unsafe plan.literal(literal)
+        guard distance <= Int64(reader.remainingBytes - needle.count) else { return false }
+        return unsafe ByteSearch.matches(needle, in: reader.bytes, at: reader.offset + Int(distance), caseless: caseless)
+    }
+
     /// `zeros(n)`: n past the end of the scope is the error `peek` gives there.
     func areZeros(_ count: Int64) throws(EvaluationFailure) -> Bool {
         let available = Int64(reader.remainingBytes)

@@ -40,14 +40,19 @@ public struct PDUFraming: Sendable {
 
     /// For expression framings: where the PDU at the start of `bytes` ends. `accept` runs first
     /// (false: `.notAPDU`), then `length` (below 1: `.notAPDU`); a `peek(i)` past the bytes given
-    /// in either is `.needMore(atLeast: i + 1)`, and an arithmetic error (overflow, division by
+    /// in either is `.needMore(atLeast: i + 1)`, and so is a `find` that found nothing in the
+    /// bytes given when its limit reaches past them, and an arithmetic error (overflow, division by
     /// zero, a negative peek) is `.notAPDU`. A builtin framing has no expression here: `.notAPDU`
     /// (its framer is the pipeline's, by ``builtin``). Never traps on any input; allocates nothing.
     public func boundary(of bytes: UnsafeBufferPointer<UInt8>) -> PDUFramingBoundary {
         guard let length else { return .notAPDU }
         var context = StreamBytesContext(bytes: bytes)
         do throws(EvaluationFailure) {
-            if let accept, try accept.evaluate(in: &context) == 0 { return .notAPDU }
+            if let accept {
+                context.literals = accept.literals
+                if try accept.evaluate(in: &context) == 0 { return .notAPDU }
+            }
+            context.literals = length.literals
             let value = try length.evaluate(in: &context)
             guard value >= 1, let total = Int(exactly: value) else { return .notAPDU }
             return .complete(length: total)
@@ -61,6 +66,8 @@ public struct PDUFraming: Sendable {
 /// The context of `@pdu` expressions: the stream's bytes from the PDU's start, and no fields.
 struct StreamBytesContext: FieldlessContext {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// The literals of the program being run (`find`, `peek(n, "text")`).
+    var literals: [[UInt8]] = []
 
     var remainingBytes: Int64 { Int64(bytes.count) }
     var currentOffset: Int64 { 0 }
@@ -71,6 +78,25 @@ struct StreamBytesContext: FieldlessContext {
             throw .beyondData(needed: distance + 1, available: Int64(bytes.count))
         }
         return Int64(bytes[index])
+    }
+
+    func find(literal: Int32, anyByte: Bool, within limit: Int64) throws(EvaluationFailure) -> Int64 {
+        guard literals.indices.contains(Int(literal)) else { throw .notAvailable }
+        let window = ByteSearch.window(limit: limit, available: bytes.count)
+        let distance = unsafe ByteSearch.search(literals[Int(literal)], anyByte: anyByte, in: bytes, from: 0, window: window)
+        // The stream's next bytes may hold it: ask for one more, as a peek past the end does.
+        if distance < 0, limit > Int64(bytes.count) {
+            throw .beyondData(needed: Int64(bytes.count) + 1, available: Int64(bytes.count))
+        }
+        return distance
+    }
+
+    func bytesAhead(_ distance: Int64, areLiteral literal: Int32, caseless: Bool) throws(EvaluationFailure) -> Bool {
+        guard literals.indices.contains(Int(literal)) else { throw .notAvailable }
+        let needle = literals[Int(literal)]
+        guard distance >= 0 else { throw .overflow }
+        guard distance <= Int64(bytes.count - needle.count) else { return false }
+        return unsafe ByteSearch.matches(needle, in: bytes, at: Int(distance), caseless: caseless)
     }
 
     func areZeros(_ count: Int64) throws(EvaluationFailure) -> Bool {

@@ -22,6 +22,14 @@ package final class Program: Sendable {
         case peek
         /// Pop n; push 1 when the n bytes ahead of the cursor are all zero (`zeros(n)`), else 0.
         case zeros
+        /// Pop a limit; push the distance from the cursor of the first occurrence of literal
+        /// `literal` lying wholly within the next `limit` bytes of the scope, or -1 (`find`); with
+        /// `anyByte`, of the first byte that is one of the literal's (`find_any`).
+        case find(literal: Int32, anyByte: Bool)
+        /// Pop n; push 1 when the bytes n ahead of the cursor are literal `literal` (ASCII letters
+        /// in either case when `caseless`), 0 when not or when the scope ends first
+        /// (`peek(n, "SIP/")`, `peek_caseless(n, "cseq")`).
+        case peekMatch(literal: Int32, caseless: Bool)
         case negate, logicalNot, bitwiseNot
         case add, subtract, multiply, divide, remainder
         case bitwiseAnd, bitwiseOr, bitwiseXor, shiftLeft, shiftRight

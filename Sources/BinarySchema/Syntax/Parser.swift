@@ -263,13 +263,20 @@ struct Parser {
             }
             try expectSymbol("=")
             let value = try parseExpression()
+            // `let v2 = procedure if version == 2`: absent when the condition fails, as a field is.
+            var condition: ExpressionSyntax?
             if current.isKeyword("if"), position + 1 < tokens.count, !tokens[position + 1].isSymbol(":") {
-                throw fail("a computed value has no condition: write 'let \(name) = condition ? value : other'")
+                advance()
+                condition = try parseExpression()
             }
             let attributes = try parseAttributes()
+            if condition == nil, !attributes.isEmpty, current.isKeyword("if"), position + 1 < tokens.count,
+               !tokens[position + 1].isSymbol(":") {
+                throw fail("the condition comes before the attributes: write 'let \(name) = value if condition @attribute'")
+            }
             if current.isSymbol(",") || current.isSymbol(";") { advance() }
             return FieldSyntax(name: name, location: location(of: nameToken), type: typeName,
-                               expectedValue: nil, condition: nil, attributes: attributes, value: value, isHidden: isHidden)
+                               expectedValue: nil, condition: condition, attributes: attributes, value: value, isHidden: isHidden)
         }
         let nameToken = current
         let name = try expectIdentifier("a field name")
