@@ -381,6 +381,17 @@ import Testing
         #expect(try result.display("Main.text") == "\"a.b\"")
     }
 
+    /// `guid` (Microsoft's, first three groups little-endian) and `uuid` (RFC 9562, in order).
+    @Test func guidsAndUUIDsShowAsTheirText() throws {
+        let schema = "struct Main { g: guid  u: uuid }"
+        let wire: [UInt8] = [0x78, 0x57, 0x34, 0x12, 0x34, 0x12, 0xCD, 0xAB, 0xEF, 0x00, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAC]
+        let result = try dissect(schema, wire + wire)
+        #expect(try result.display("Main.g") == "12345778-1234-abcd-ef00-0123456789ac")
+        #expect(try result.display("Main.u") == "78573412-3412-cdab-ef00-0123456789ac")
+        let short = try dissect(schema, Array(wire.prefix(10)))
+        #expect(short.error != nil)
+    }
+
     @Test func expressionsFollowSwiftPrecedenceInCheckedArithmetic() throws {
         let schema = """
             struct Main {

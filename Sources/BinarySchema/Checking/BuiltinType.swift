@@ -24,6 +24,8 @@ enum BuiltinType {
         case "mac": return .address(bytes: 6, display: .mac)
         case "ipv4": return .address(bytes: 4, display: .ipv4)
         case "ipv6": return .address(bytes: 16, display: .ipv6)
+        case "guid": return .address(bytes: 16, display: .guid)
+        case "uuid": return .address(bytes: 16, display: .uuid)
         case "dns_name": return .dnsName
         default: break
         }

@@ -305,7 +305,7 @@ extension Checker {
             case .hex, .decimal, .binary, .automatic: return true
             case .flag: return integer.bits == 1
             case .ipv4: return integer.bits == 32
-            case .mac, .ipv6, .ascii: return false
+            case .mac, .ipv6, .ascii, .guid, .uuid: return false
             }
         case .varint:
             return hint == .hex || hint == .decimal || hint == .binary || hint == .automatic
@@ -332,6 +332,7 @@ extension Checker {
         case .ipv4: return "u32 and 4 bytes"
         case .ascii: return "bytes (a u8 array is read as text with @text)"
         case .mac, .ipv6, .automatic: return "bytes"
+        case .guid, .uuid: return "16 bytes"
         }
     }
 

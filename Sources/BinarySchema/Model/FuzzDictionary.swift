@@ -59,7 +59,7 @@ package enum FuzzDictionary {
         "switch", "if", "it", "parent", "peek(", "zeros(", "peek_caseless(", "find(", "find_any(", "find(\"\\r\\n\", ", " = 0 if ", "len(", "has(", "remaining()", "offset()", "_ =>", " => ", "..",
         "u1", "u3", "u4", "u8", "u12", "u16", "u24", "u32", "u48", "u64", "i8", "i16", "i32", "i64",
         "u16le", "u32be", "f32", "f64", "bool", "varint", "zigzag", "bytes", "string", "cstring", "mac", "ipv4",
-        "ipv6", "dns_name", "@protocol(\"", "@linktype(", "@summary(\"{", "@offset_base", "@size(", "@assert(",
+        "ipv6", "guid", "uuid", "dns_name", "@protocol(\"", "@linktype(", "@summary(\"{", "@offset_base", "@size(", "@assert(",
         "@display(\"{}\"", "@pdu(", "length: ", "accept: ", "@hex", "@dec", "@bin", "@flag", "@ascii", "@mac", "@ipv4", "@ipv6", "== ", " != ",
         " <= ", " >= ", " && ", " || ", " << ", " >> ", "[..]", "[", "]", "{", "}", "(", ")", ":", ",", ".", "\"",
         "//", "/*", "*/", "0x", "0b", "table ", "register ", "dispatch ", "heuristic ", "override ", "...",

@@ -425,6 +425,9 @@ package struct IntegerType: Sendable, Hashable {
 /// How a value is shown, from display attributes such as `@hex`.
 public enum DisplayHint: String, Sendable, Hashable {
     case automatic, hex, decimal, binary, mac, ipv4, ipv6, flag, ascii
+    /// 16 bytes as `4b324fc8-1670-01d3-1278-5a47bf6ee188`, the first three groups little-endian
+    /// on the wire (Microsoft's GUID: DCE/RPC, SMB2, CLDAP); `uuid`, all big-endian (RFC 9562).
+    case guid, uuid
 }
 
 /// A field's declared extent: a count or length, the rest of the scope, until a condition, or

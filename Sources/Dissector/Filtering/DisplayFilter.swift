@@ -387,6 +387,7 @@ private struct Compiler {
         func kind(_ type: String) -> String {
             switch type {
             case "ipv4", "ipv6", "mac", "struct", "array": return type
+            case "guid", "uuid": return "guid"
             case "bytes": return "bytes"
             case "string", "dns_name": return "text"
             default: return type.hasPrefix("string") ? "text" : "number"
@@ -437,6 +438,11 @@ private struct Compiler {
                 throw fail("an IPv6 address or network (2001:db8::1, fe80::/10)")
             }
             return address
+        case "guid", "uuid":
+            guard let bytes = Self.guid(word.text, littleEndianGroups: type == "guid") else {
+                throw fail("a GUID (4b324fc8-1670-01d3-1278-5a47bf6ee188)")
+            }
+            return .bytes(bytes)
         case "mac", "bytes", "struct", "array":
             guard let bytes = Self.hexBytes(word.text) else { throw fail("bytes: hex pairs joined by ':', '-' or '.' (00:1b:21)") }
             return .bytes(bytes)
@@ -527,6 +533,19 @@ private struct Compiler {
         let fill = 16 - head.count - rest.count - tail.count
         guard fill >= 0 else { return nil }
         return head + Array(repeating: 0, count: fill) + rest + tail
+    }
+
+    /// `4b324fc8-1670-01d3-1278-5a47bf6ee188` as its 16 bytes on the wire (the first three groups
+    /// reversed for a Microsoft GUID).
+    static func guid(_ text: String, littleEndianGroups: Bool) -> [UInt8]? {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return nil }
+        var bytes: [UInt8] = []
+        for (index, group) in groups.enumerated() {
+            guard let groupBytes = hexBytes(String(group)) else { return nil }
+            bytes += littleEndianGroups && index < 3 ? groupBytes.reversed() : groupBytes
+        }
+        return bytes
     }
 
     /// `00:1b:21`, `00-1b-21`, `001b.21ff`, `001b21`: bytes as hex pairs.

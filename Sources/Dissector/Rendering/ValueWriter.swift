@@ -251,12 +251,28 @@ enum ValueWriter {
             }
         case .ipv6 where bytes.count == 16:
             writeIPv6(bytes, into: &sink)
+        case .guid where bytes.count == 16, .uuid where bytes.count == 16:
+            writeGUID(bytes, littleEndianGroups: hint == .guid, into: &sink)
         case .ascii:
             let printable = bytes.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: ".") }
             writeQuoted(String(decoding: printable, as: UTF8.self), into: &sink)
         default:
             if bytes.isEmpty { sink.append("(empty)" as StaticString) } else { sink.appendHex(bytes) }
         }
+    }
+
+    /// `8-4-4-4-12` hex digits; the first three groups read little-endian for a Microsoft GUID.
+    private static func writeGUID(_ bytes: ArraySlice<UInt8>, littleEndianGroups: Bool, into sink: inout TextSink) {
+        let first = bytes.startIndex
+        let order: [Int] = littleEndianGroups ? [3, 2, 1, 0, 5, 4, 7, 6] : [0, 1, 2, 3, 4, 5, 6, 7]
+        for (position, offset) in order.enumerated() {
+            if position == 4 || position == 6 { sink.append(byte: UInt8(ascii: "-")) }
+            sink.appendHex(byte: bytes[first + offset])
+        }
+        sink.append(byte: UInt8(ascii: "-"))
+        sink.appendHex(bytes[(first + 8)..<(first + 10)])
+        sink.append(byte: UInt8(ascii: "-"))
+        sink.appendHex(bytes[(first + 10)..<(first + 16)])
     }
 
     /// RFC 5952 text: lowercase, leading zeros dropped, the longest run of two or more zero groups as `::`.
@@ -482,7 +498,7 @@ extension ValueWriter {
         case .bytes:
             let bytes = dissection.rawBytes(of: index)
             switch hint {
-            case .mac, .ipv4, .ipv6: writeBytes(bytes, hint: hint, into: &sink)
+            case .mac, .ipv4, .ipv6, .guid, .uuid: writeBytes(bytes, hint: hint, into: &sink)
             case .ascii: sink.append(String(decoding: bytes.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: ".") }, as: UTF8.self))
             default: sink.appendHex(bytes)
             }
@@ -504,7 +520,8 @@ extension ValueWriter {
         let hint = fieldHint == .automatic ? node.impliedDisplay : fieldHint
         let bytes = dissection.rawBytes(of: index)
         switch hint {
-        case .mac where !bytes.isEmpty, .ipv4 where bytes.count == 4, .ipv6 where bytes.count == 16:
+        case .mac where !bytes.isEmpty, .ipv4 where bytes.count == 4, .ipv6 where bytes.count == 16,
+             .guid where bytes.count == 16, .uuid where bytes.count == 16:
             writeBytes(bytes, hint: hint, into: &sink)
             return true
         default:
