@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Remote access and HTTP/2 from real clients and servers, captured on the loopback of a network
+# namespace of its own (nothing leaves it; every client and server is bounded in time), one
+# capture per protocol:
+#
+#   http2.pcap   HTTP/2 over cleartext TCP (h2c) on port 8080, where tshark's HTTP hands it to
+#                HTTP/2: a Python h2 server (scripts/remote/h2c-server.py) with curl (nghttp2) by
+#                prior knowledge (GET, then POST with a body) and by "Upgrade: h2c" (GET, 101
+#                Switching Protocols, then the answer on stream 1), and httpx with h2 by prior
+#                knowledge (GET, POST): the preface, SETTINGS, WINDOW_UPDATE, HEADERS (HPACK),
+#                DATA, GOAWAY.
+#   x11.pcap     Xvfb listening on TCP display :1 (port 6001) and X clients over
+#                DISPLAY=127.0.0.1:1: xdpyinfo (connection setup, QueryExtension, ...), xprop
+#                -root, xwininfo -root: the setup request and reply, requests, replies, events.
+#   rlogin.pcap  rlogin to rlogind on TCP 513 (rsh-redone), a failed login; rsh to rshd on TCP 514.
+#
+# The frames are copied byte for byte into Corpus/captures/<name>.pcap with the fixed timestamps
+# of scripts/corpus/common.py, and tshark's dissection of them, read segment by segment (TCP
+# reassembly off, as dissect reads them), is written beside as the oracle the tests compare with:
+# Corpus/oracle/<name>.json and <name>.checksums.tsv (write_capture). The traffic itself (ports,
+# stream contents' timing) differs from run to run.
+#
+#   scripts/capture-remote.sh [http2] [x11] [rlogin]        (as root)
+#
+# Needs: tcpdump, tshark, curl (with nghttp2), python3 with h2 and httpx[http2], xvfb, x11-utils,
+# rsh-redone-server, rsh-redone-client
+# (apt-get install -y xvfb x11-utils rsh-redone-server rsh-redone-client; pip install h2 'httpx[http2]').
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+ns=dsx-remote
+work=$(mktemp -d)
+chmod 755 "$work"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  sleep 0.5
+  ip netns del "$ns" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+ip netns del "$ns" 2>/dev/null || true
+ip netns add "$ns"
+ip netns exec "$ns" ip link set lo up
+in_ns() { ip netns exec "$ns" "$@"; }
+
+# capture NAME FILTER FUNCTION: runs FUNCTION while tcpdump listens, then writes the capture.
+capture() {
+  local name=$1 filter=$2 traffic=$3
+  in_ns timeout 120 tcpdump -U -q -i lo -w "$work/$name.raw.pcap" "$filter" 2>/dev/null &
+  local dump=$!
+  sleep 1
+  "$traffic"
+  sleep 1
+  kill "$dump"; wait "$dump" 2>/dev/null || true
+  (cd scripts/corpus && python3 - "$name" "$work/$name.raw.pcap" <<'PY'
+import struct, sys
+from common import write_capture
+name, path = sys.argv[1], sys.argv[2]
+data = open(path, "rb").read()
+assert struct.unpack("<I", data[:4])[0] == 0xA1B2C3D4 and struct.unpack("<I", data[20:24])[0] == 1
+offset, frames = 24, []
+while offset + 16 <= len(data):
+    captured = struct.unpack("<IIII", data[offset:offset + 16])[2]
+    frames.append(data[offset + 16:offset + 16 + captured])
+    offset += 16 + captured
+write_capture(name, 1, frames, ("-o", "tcp.desegment_tcp_streams:FALSE"))
+PY
+  )
+}
+
+# ---- HTTP/2 (h2c) ----------------------------------------------------------------------------
+http2_traffic() {
+  in_ns timeout 10 curl -s -o /dev/null --http2-prior-knowledge http://127.0.0.1:8080/hello || true
+  in_ns timeout 10 curl -s -o /dev/null --http2-prior-knowledge -d 'name=corpus&kind=h2c' http://127.0.0.1:8080/form || true
+  in_ns timeout 10 curl -s -o /dev/null --http2 http://127.0.0.1:8080/upgrade || true
+  in_ns timeout 10 python3 -c '
+import httpx
+with httpx.Client(http1=False, http2=True, timeout=5) as client:
+    client.get("http://127.0.0.1:8080/items?page=1", headers={"accept": "application/json"})
+    client.post("http://127.0.0.1:8080/items", json={"name": "corpus"})
+' >/dev/null 2>&1 || true
+}
+http2() {
+  in_ns timeout 40 python3 scripts/remote/h2c-server.py 8080 35 >/dev/null 2>&1 &
+  local server=$!
+  pids+=("$server")
+  sleep 1
+  capture http2 'tcp port 8080' http2_traffic
+  kill "$server" 2>/dev/null || true
+}
+
+main() {
+  local wanted=("$@")
+  [ ${#wanted[@]} -gt 0 ] || wanted=(http2 x11 rlogin)
+  for name in "${wanted[@]}"; do "$name"; done
+}
+main "$@"
