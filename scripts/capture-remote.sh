@@ -3,12 +3,14 @@
 # namespace of its own (nothing leaves it; every client and server is bounded in time), one
 # capture per protocol:
 #
-#   http2.pcap   HTTP/2 over cleartext TCP (h2c) on port 8080, where tshark's HTTP hands it to
-#                HTTP/2: a Python h2 server (scripts/remote/h2c-server.py) with curl (nghttp2) by
-#                prior knowledge (GET, then POST with a body) and by "Upgrade: h2c" (GET, 101
-#                Switching Protocols, then the answer on stream 1), and httpx with h2 by prior
-#                knowledge (GET, POST): the preface, SETTINGS, WINDOW_UPDATE, HEADERS (HPACK),
-#                DATA, GOAWAY.
+#   http2.pcap   HTTP/2 over cleartext TCP (h2c) by prior knowledge on port 8080, where tshark's
+#                HTTP hands it to HTTP/2: a Python h2 server (scripts/remote/h2c-server.py) with curl
+#                (GET, then POST with a body), httpx with h2 (GET), nghttp (PRIORITY frames, HEADERS
+#                with a priority, GOAWAY) and a Python h2 client (scripts/remote/h2c-client.py: PING
+#                and its ACK, HEADERS with a priority, RST_STREAM, PRIORITY, GOAWAY with debug data).
+#   http2-upgrade.pcap  the same server after HTTP/1.1 "Upgrade: h2c": curl --http2 and nghttp -u
+#                (GET with HTTP2-Settings, 101 Switching Protocols, the preface, the answer on
+#                stream 1).
 #   x11.pcap     Xvfb listening on TCP display :1 (port 6001) and X clients over
 #                DISPLAY=127.0.0.1:1: xdpyinfo (connection setup, QueryExtension, ...), xprop
 #                -root, xwininfo -root: the setup request and reply, requests, replies, events.
@@ -22,9 +24,9 @@
 #
 #   scripts/capture-remote.sh [http2] [x11] [rlogin]        (as root)
 #
-# Needs: tcpdump, tshark, curl (with nghttp2), python3 with h2 and httpx[http2], xvfb, x11-utils,
+# Needs: tcpdump, tshark, curl (with nghttp2), nghttp (nghttp2-client), python3 with h2 and httpx[http2], xvfb, x11-utils,
 # rsh-redone-server, rsh-redone-client
-# (apt-get install -y xvfb x11-utils rsh-redone-server rsh-redone-client; pip install h2 'httpx[http2]').
+# (apt-get install -y nghttp2-client xvfb x11-utils rsh-redone-server rsh-redone-client; pip install h2 'httpx[http2]').
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -73,20 +75,25 @@ PY
 http2_traffic() {
   in_ns timeout 10 curl -s -o /dev/null --http2-prior-knowledge http://127.0.0.1:8080/hello || true
   in_ns timeout 10 curl -s -o /dev/null --http2-prior-knowledge -d 'name=corpus&kind=h2c' http://127.0.0.1:8080/form || true
-  in_ns timeout 10 curl -s -o /dev/null --http2 http://127.0.0.1:8080/upgrade || true
   in_ns timeout 10 python3 -c '
 import httpx
 with httpx.Client(http1=False, http2=True, timeout=5) as client:
     client.get("http://127.0.0.1:8080/items?page=1", headers={"accept": "application/json"})
-    client.post("http://127.0.0.1:8080/items", json={"name": "corpus"})
 ' >/dev/null 2>&1 || true
+  in_ns timeout 10 nghttp -n http://127.0.0.1:8080/nghttp >/dev/null 2>&1 || true
+  in_ns timeout 10 python3 scripts/remote/h2c-client.py 127.0.0.1 8080 >/dev/null 2>&1 || true
+}
+http2_upgrade_traffic() {
+  in_ns timeout 10 curl -s -o /dev/null --http2 http://127.0.0.1:8080/upgrade || true
+  in_ns timeout 10 nghttp -n -u http://127.0.0.1:8080/nghttp-upgrade >/dev/null 2>&1 || true
 }
 http2() {
-  in_ns timeout 40 python3 scripts/remote/h2c-server.py 8080 35 >/dev/null 2>&1 &
+  in_ns timeout 60 python3 scripts/remote/h2c-server.py 8080 55 >/dev/null 2>&1 &
   local server=$!
   pids+=("$server")
   sleep 1
   capture http2 'tcp port 8080' http2_traffic
+  capture http2-upgrade 'tcp port 8080' http2_upgrade_traffic
   kill "$server" 2>/dev/null || true
 }
 
