@@ -13,7 +13,8 @@
 #                stream 1).
 #   x11.pcap     Xvfb listening on TCP display :1 (port 6001) and X clients over
 #                DISPLAY=127.0.0.1:1: xdpyinfo (connection setup, QueryExtension, ...), xprop
-#                -root, xwininfo -root: the setup request and reply, requests, replies, events.
+#                -root, xwininfo -root, and xprop -id on a window that does not exist (a BadWindow
+#                error): the setup request and reply, requests, replies, events, an error.
 #   rlogin.pcap  rlogin to rlogind on TCP 513 (rsh-redone), a failed login; rsh to rshd on TCP 514.
 #
 # The frames are copied byte for byte into Corpus/captures/<name>.pcap with the fixed timestamps
@@ -94,6 +95,23 @@ http2() {
   sleep 1
   capture http2 'tcp port 8080' http2_traffic
   capture http2-upgrade 'tcp port 8080' http2_upgrade_traffic
+  kill "$server" 2>/dev/null || true
+}
+
+# ---- X11 ---------------------------------------------------------------------------------------
+x11_traffic() {
+  DISPLAY=127.0.0.1:1 in_ns timeout 10 xdpyinfo >/dev/null 2>&1 || true
+  DISPLAY=127.0.0.1:1 in_ns timeout 10 xprop -root _NET_SUPPORTED RESOURCE_MANAGER >/dev/null 2>&1 || true
+  DISPLAY=127.0.0.1:1 in_ns timeout 10 xwininfo -root >/dev/null 2>&1 || true
+  # A window that does not exist: the server answers with a BadWindow error.
+  DISPLAY=127.0.0.1:1 in_ns timeout 10 xprop -id 0x7654321 WM_NAME >/dev/null 2>&1 || true
+}
+x11() {
+  in_ns timeout 40 Xvfb :1 -listen tcp -nolisten unix -ac -screen 0 640x480x24 >/dev/null 2>&1 &
+  local server=$!
+  pids+=("$server")
+  sleep 2
+  capture x11 'tcp port 6001' x11_traffic
   kill "$server" 2>/dev/null || true
 }
 

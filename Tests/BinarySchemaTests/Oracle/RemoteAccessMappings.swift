@@ -1,7 +1,8 @@
 extension BundledSchemaOracleTests {
     /// Remote access and HTTP/2 on real loopback traffic (scripts/capture-remote.sh), read segment by
-    /// segment (tshark with tcp.desegment_tcp_streams off): http2.pcap (a Python h2 server with curl
-    /// by prior knowledge and by Upgrade: h2c, and httpx).
+    /// segment (tshark with tcp.desegment_tcp_streams off): http2.pcap (a Python h2 server with curl,
+    /// httpx, nghttp and an h2 client by prior knowledge), http2-upgrade.pcap (curl and nghttp by
+    /// Upgrade: h2c), x11.pcap (Xvfb on TCP with xdpyinfo, xprop and xwininfo).
     static let remoteAccessMappings: [Mapping] = [
         // HTTP/2: the preface, each frame's header (its flags byte a struct of the type's bits here)
         // and payload. tshark's http2.header.name and value come from its HPACK state (the dynamic
@@ -38,5 +39,41 @@ extension BundledSchemaOracleTests {
         map("http2.goaway.addata", "http2.frames[*].payload.addata", as: .position),
         map("http2.window_update.r", "http2.frames[*].payload.r"),
         map("http2.window_update.window_size_increment", "http2.frames[*].payload.window_size_increment"),
+        // X11: the client's connection setup, each request's header and the common requests'
+        // fields, and the server's replies, events and errors by their common header. The server's
+        // setup reply comes in two segments (its 8-byte header, then the rest): tshark reads the rest
+        // as a run of setup replies (x11.success, x11.protocol-*-version, x11.replylength, ... at
+        // every 8 bytes, with BoundErrors), so those names, shared with the true header, are not
+        // compared. Nor are the names tshark also gives a reply's fields, which it decodes by the
+        // request it answers and which are bytes here (x11.atom, x11.get-property-type, x11.width,
+        // x11.height, x11.drawable).
+        map("x11.byte-order", "x11.setup_request.byte_order", as: .position),
+        map("x11.authorization-protocol-name-length", "x11.setup_request.name_length"),
+        map("x11.authorization-protocol-data-length", "x11.setup_request.data_length"),
+        map("x11.opcode", "x11.requests[*].opcode"),
+        map("x11.request-length", "x11.requests[*].request_length"),
+        map("x11.extension-minor", "x11.requests[*].data"),
+        map("x11.only-if-exists", "x11.requests[*].data"),
+        map("x11.delete", "x11.requests[*].data"),
+        map("x11.class", "x11.requests[*].data"),
+        map("x11.name-length", "x11.requests[*].body.name_length"),
+        map("x11.name", "x11.requests[*].body.name", as: .text),
+        map("x11.window", "x11.requests[*].body.window"),
+        map("x11.property", "x11.requests[*].body.property"),
+        map("x11.long-offset", "x11.requests[*].body.long_offset"),
+        map("x11.long-length", "x11.requests[*].body.long_length"),
+        map("x11.gc", "x11.requests[*].body.gc"),
+        map("x11.cid", "x11.requests[*].body.cid"),
+        map("x11.gc-value-mask", "x11.requests[*].body.gc_value_mask"),
+        map("x11.src-window", "x11.requests[*].body.src_window"),
+        map("x11.dst-window", "x11.requests[*].body.dst_window"),
+        map("x11.src-x", "x11.requests[*].body.src_x"),
+        map("x11.src-y", "x11.requests[*].body.src_y"),
+        map("x11.reply", "x11.messages[*].body.reply"),
+        map("x11.reply-sequencenumber", "x11.messages[*].body.sequencenumber"),
+        map("x11.eventcode", "x11.messages[*].body.eventcode"),
+        map("x11.event-sequencenumber", "x11.messages[*].body.event_sequencenumber"),
+        map("x11.errorcode", "x11.messages[*].body.errorcode"),
+        map("x11.error_sequencenumber", "x11.messages[*].body.error_sequencenumber"),
     ]
 }
