@@ -15,7 +15,14 @@
 #                DISPLAY=127.0.0.1:1: xdpyinfo (connection setup, QueryExtension, ...), xprop
 #                -root, xwininfo -root, and xprop -id on a window that does not exist (a BadWindow
 #                error): the setup request and reply, requests, replies, events, an error.
-#   rlogin.pcap  rlogin to rlogind on TCP 513 (rsh-redone), a failed login; rsh to rshd on TCP 514.
+#   rlogin.pcap  rsh-redone's rlogin, driven by expect, to its rlogind on TCP 513 (through a small
+#                inetd in Python): the startup (user names, terminal type and speed), the window
+#                size control message, a shell session (echo, stty size, exit).
+#   rsh.pcap     rsh-redone's rsh to its rshd on TCP 514: the stderr port, user names and command,
+#                the output, the client's standard input (cat), and the stderr connection the
+#                server opens back to the client.
+#                rlogind and rshd let root on 127.0.0.1 in as the local user dsxcorpus by its
+#                ~/.rhosts (the script creates the user when it is missing).
 #
 # The frames are copied byte for byte into Corpus/captures/<name>.pcap with the fixed timestamps
 # of scripts/corpus/common.py, and tshark's dissection of them, read segment by segment (TCP
@@ -23,7 +30,7 @@
 # Corpus/oracle/<name>.json and <name>.checksums.tsv (write_capture). The traffic itself (ports,
 # stream contents' timing) differs from run to run.
 #
-#   scripts/capture-remote.sh [http2] [x11] [rlogin]        (as root)
+#   scripts/capture-remote.sh [http2] [x11] [rlogin]   (rlogin makes rlogin.pcap and rsh.pcap)        (as root)
 #
 # Needs: tcpdump, tshark, curl (with nghttp2), nghttp (nghttp2-client), python3 with h2 and httpx[http2], xvfb, x11-utils,
 # rsh-redone-server, rsh-redone-client
@@ -113,6 +120,58 @@ x11() {
   sleep 2
   capture x11 'tcp port 6001' x11_traffic
   kill "$server" 2>/dev/null || true
+}
+
+# ---- rlogin and rsh (rsh-redone) ---------------------------------------------------------------
+# A local user whose ~/.rhosts trusts root on 127.0.0.1, so that rlogind and rshd let the clients
+# (run as root, from a reserved port) in without a password (pam_rhosts).
+rhosts_user() {
+  id dsxcorpus >/dev/null 2>&1 || useradd -m -d /home/dsxcorpus -s /bin/sh dsxcorpus
+  printf '127.0.0.1 root\nlocalhost root\n' > /home/dsxcorpus/.rhosts
+  chown dsxcorpus: /home/dsxcorpus/.rhosts
+  chmod 600 /home/dsxcorpus/.rhosts
+}
+# inetd's part: accept COUNT connections on PORT and run DAEMON on each, the socket its stdin and stdout.
+listen_inetd() { # port daemon count
+  cat > "$work/inetd-$1.py" <<PY
+import socket, subprocess
+listener = socket.socket()
+listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+listener.bind(("127.0.0.1", $1))
+listener.listen(1)
+listener.settimeout(30)
+for _ in range($3):
+    connection, _ = listener.accept()
+    subprocess.run(["$2"], stdin=connection, stdout=connection, stderr=subprocess.DEVNULL, timeout=30)
+    connection.close()
+PY
+  in_ns timeout 40 python3 "$work/inetd-$1.py" >/dev/null 2>&1 &
+  pids+=("$!")
+  sleep 1
+}
+rlogin_traffic() {
+  in_ns timeout 20 expect -c '
+    set timeout 5
+    spawn rsh-redone-rlogin -l dsxcorpus 127.0.0.1
+    expect "\\$ "
+    send "echo hello from rlogin\r"
+    expect "\\$ "
+    send "stty size\r"
+    expect "\\$ "
+    send "exit\r"
+    expect eof' >/dev/null 2>&1 || true
+}
+rsh_traffic() {
+  in_ns timeout 10 rsh-redone-rsh -l dsxcorpus 127.0.0.1 'echo hello from rsh; uname -s; ls /nonexistent' >/dev/null 2>&1 || true
+  in_ns timeout 10 rsh-redone-rsh -l dsxcorpus 127.0.0.1 id >/dev/null 2>&1 || true
+  printf 'first line of input\nsecond line\n' | in_ns timeout 10 rsh-redone-rsh -l dsxcorpus 127.0.0.1 cat >/dev/null 2>&1 || true
+}
+rlogin() {
+  rhosts_user
+  listen_inetd 513 /usr/sbin/in.rlogind 1
+  capture rlogin 'tcp port 513' rlogin_traffic
+  listen_inetd 514 /usr/sbin/in.rshd 3
+  capture rsh 'tcp' rsh_traffic
 }
 
 main() {

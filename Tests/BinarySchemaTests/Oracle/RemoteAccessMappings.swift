@@ -2,7 +2,8 @@ extension BundledSchemaOracleTests {
     /// Remote access and HTTP/2 on real loopback traffic (scripts/capture-remote.sh), read segment by
     /// segment (tshark with tcp.desegment_tcp_streams off): http2.pcap (a Python h2 server with curl,
     /// httpx, nghttp and an h2 client by prior knowledge), http2-upgrade.pcap (curl and nghttp by
-    /// Upgrade: h2c), x11.pcap (Xvfb on TCP with xdpyinfo, xprop and xwininfo).
+    /// Upgrade: h2c), x11.pcap (Xvfb on TCP with xdpyinfo, xprop and xwininfo),
+    /// rlogin.pcap and rsh.pcap (rsh-redone's clients and daemons).
     static let remoteAccessMappings: [Mapping] = [
         // HTTP/2: the preface, each frame's header (its flags byte a struct of the type's bits here)
         // and payload. tshark's http2.header.name and value come from its HPACK state (the dynamic
@@ -75,5 +76,30 @@ extension BundledSchemaOracleTests {
         map("x11.event-sequencenumber", "x11.messages[*].body.event_sequencenumber"),
         map("x11.errorcode", "x11.messages[*].body.errorcode"),
         map("x11.error_sequencenumber", "x11.messages[*].body.error_sequencenumber"),
+        // rlogin: the startup, its acknowledgment, control messages, the window size, the data.
+        // The terminal type's field here ends with its '/' (tshark's stops before it): compared by
+        // nothing, the speed after it is.
+        map("rlogin.client_startup_flag", "rlogin.client_startup_flag"),
+        map("rlogin.user_info", "rlogin.user_info", as: .position),
+        map("rlogin.client_user_name", "rlogin.user_info.client_user_name", as: .text),
+        map("rlogin.server_user_name", "rlogin.user_info.server_user_name", as: .text),
+        map("rlogin.terminal_speed", "rlogin.user_info.terminal_speed", as: .text),
+        map("rlogin.startup_info_received_flag", "rlogin.startup_info_received_flag"),
+        map("rlogin.control_message", "rlogin.control_message"),
+        map("rlogin.window_size", "rlogin.window_size", as: .position),
+        map("rlogin.magic_cookie", "rlogin.window_size.magic_cookie"),
+        map("rlogin.window_size.ss", "rlogin.window_size.ss", as: .text),
+        map("rlogin.window_size.rows", "rlogin.window_size.rows"),
+        map("rlogin.window_size.cols", "rlogin.window_size.cols"),
+        map("rlogin.window_size.x_pixels", "rlogin.window_size.x_pixels"),
+        map("rlogin.window_size.y_pixels", "rlogin.window_size.y_pixels"),
+        map("rlogin.data", "rlogin.data", as: .position),
+        // rsh: the request's four strings (each with its NUL, as tshark's), the data both ways.
+        map("rsh.stderr_port", "rsh.request.stderr_port", as: .text),
+        map("rsh.client_username", "rsh.request.client_username", as: .text),
+        map("rsh.server_username", "rsh.request.server_username", as: .text),
+        map("rsh.command", "rsh.request.command", as: .text),
+        map("rsh.server_client_data", "rsh.server_client_data", as: .position),
+        map("rsh.client_server_data", "rsh.client_server_data", as: .position),
     ]
 }
