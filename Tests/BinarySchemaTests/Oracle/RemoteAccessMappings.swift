@@ -93,7 +93,7 @@ extension BundledSchemaOracleTests {
         map("rlogin.window_size.cols", "rlogin.window_size.cols"),
         map("rlogin.window_size.x_pixels", "rlogin.window_size.x_pixels"),
         map("rlogin.window_size.y_pixels", "rlogin.window_size.y_pixels"),
-        map("rlogin.data", "rlogin.data", as: .position),
+        map("rlogin.data", "rlogin.data", "rlogin.long_data", as: .position),
         // rsh: the request's four strings (each with its NUL, as tshark's), the data both ways.
         map("rsh.stderr_port", "rsh.request.stderr_port", as: .text),
         map("rsh.client_username", "rsh.request.client_username", as: .text),
