@@ -11,6 +11,9 @@
 #   http2-upgrade.pcap  the same server after HTTP/1.1 "Upgrade: h2c": curl --http2 and nghttp -u
 #                (GET with HTTP2-Settings, 101 Switching Protocols, the preface, the answer on
 #                stream 1).
+#   grpc.pcap    gRPC over h2c on port 8080: grpcio's server and client (scripts/remote/grpc-pair.py,
+#                generic handlers, protobuf messages encoded by hand): a unary call, one that fails
+#                with a status (grpc-status in the trailers), a server-streaming call.
 #   x11.pcap     Xvfb listening on TCP display :1 (port 6001) and X clients over
 #                DISPLAY=127.0.0.1:1: xdpyinfo (connection setup, QueryExtension, ...), xprop
 #                -root, xwininfo -root, and xprop -id on a window that does not exist (a BadWindow
@@ -30,11 +33,11 @@
 # Corpus/oracle/<name>.json and <name>.checksums.tsv (write_capture). The traffic itself (ports,
 # stream contents' timing) differs from run to run.
 #
-#   scripts/capture-remote.sh [http2] [x11] [rlogin]   (rlogin makes rlogin.pcap and rsh.pcap)        (as root)
+#   scripts/capture-remote.sh [http2] [grpc] [x11] [rlogin]   (rlogin makes rlogin.pcap and rsh.pcap)        (as root)
 #
-# Needs: tcpdump, tshark, curl (with nghttp2), nghttp (nghttp2-client), python3 with h2 and httpx[http2], xvfb, x11-utils,
+# Needs: tcpdump, tshark, curl (with nghttp2), nghttp (nghttp2-client), python3 with h2, httpx[http2] and grpcio, xvfb, x11-utils,
 # rsh-redone-server, rsh-redone-client
-# (apt-get install -y nghttp2-client xvfb x11-utils rsh-redone-server rsh-redone-client; pip install h2 'httpx[http2]').
+# (apt-get install -y nghttp2-client xvfb x11-utils rsh-redone-server rsh-redone-client; pip install h2 'httpx[http2]' grpcio).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -102,6 +105,19 @@ http2() {
   sleep 1
   capture http2 'tcp port 8080' http2_traffic
   capture http2-upgrade 'tcp port 8080' http2_upgrade_traffic
+  kill "$server" 2>/dev/null || true
+}
+
+# ---- gRPC over h2c ------------------------------------------------------------------------------
+grpc_traffic() {
+  in_ns timeout 20 python3 scripts/remote/grpc-pair.py client 8080 >/dev/null 2>&1 || true
+}
+grpc() {
+  in_ns timeout 30 python3 scripts/remote/grpc-pair.py server 8080 25 >/dev/null 2>&1 &
+  local server=$!
+  pids+=("$server")
+  sleep 2
+  capture grpc 'tcp port 8080' grpc_traffic
   kill "$server" 2>/dev/null || true
 }
 
@@ -176,7 +192,7 @@ rlogin() {
 
 main() {
   local wanted=("$@")
-  [ ${#wanted[@]} -gt 0 ] || wanted=(http2 x11 rlogin)
+  [ ${#wanted[@]} -gt 0 ] || wanted=(http2 grpc x11 rlogin)
   for name in "${wanted[@]}"; do "$name"; done
 }
 main "$@"

@@ -2,7 +2,7 @@ extension BundledSchemaOracleTests {
     /// Remote access and HTTP/2 on real loopback traffic (scripts/capture-remote.sh), read segment by
     /// segment (tshark with tcp.desegment_tcp_streams off): http2.pcap (a Python h2 server with curl,
     /// httpx, nghttp and an h2 client by prior knowledge), http2-upgrade.pcap (curl and nghttp by
-    /// Upgrade: h2c), x11.pcap (Xvfb on TCP with xdpyinfo, xprop and xwininfo),
+    /// Upgrade: h2c), grpc.pcap (grpcio's server and client), x11.pcap (Xvfb on TCP with xdpyinfo, xprop and xwininfo),
     /// rlogin.pcap and rsh.pcap (rsh-redone's clients and daemons); NTLMSSP in smb2.pcap and dcerpc.pcap.
     static let remoteAccessMappings: [Mapping] = [
         // HTTP/2: the preface, each frame's header (its flags byte a struct of the type's bits here)
@@ -21,7 +21,7 @@ extension BundledSchemaOracleTests {
         map("http2.flags.ack.ping", "http2.frames[*].flags.ack"),
         map("http2.r", "http2.frames[*].r"),
         map("http2.streamid", "http2.frames[*].streamid"),
-        map("http2.data.data", "http2.frames[*].payload.data", as: .position),
+        map("http2.data.data", "http2.frames[*].payload.data", "grpc", as: .position),
         map("http2.headers", "http2.frames[*].payload.headers", as: .position),
         map("http2.exclusive", "http2.frames[*].payload.exclusive"),
         map("http2.stream_dependency", "http2.frames[*].payload.stream_dependency"),
@@ -167,5 +167,16 @@ extension BundledSchemaOracleTests {
         map("ntlmssp.verf", "ntlmssp.verf", as: .position),
         map("ntlmssp.verf.vers", "ntlmssp.verf.vers"),
         map("ntlmssp.verf.body", "ntlmssp.verf.body", as: .position),
+        // gRPC in HTTP/2 DATA frames (grpc.pcap) and the Protocol Buffers message it carries, by its
+        // wire format (tshark has no .proto here either). A field's number is the key's top bits
+        // (tshark masks the key as a 64-bit varint): compared by the wire type beside it only.
+        map("grpc.frame_type", "grpc.frame_type"),
+        map("grpc.compressed_flag", "grpc.compressed_flag"),
+        map("grpc.message_length", "grpc.message_length"),
+        map("grpc.message_data", "protobuf", "grpc.message_data", as: .position),
+        map("protobuf.field.wiretype", "protobuf.fields[*].wiretype"),
+        map("protobuf.field.value.length", "protobuf.fields[*].value.length"),
+        map("protobuf.field.value", "protobuf.fields[*].value.value", "protobuf.fields[*].value", as: .position),
+        map("protobuf.field.value.uint32", "protobuf.fields[*].value"),
     ]
 }
