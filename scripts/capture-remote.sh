@@ -33,7 +33,7 @@
 # Corpus/oracle/<name>.json and <name>.checksums.tsv (write_capture). The traffic itself (ports,
 # stream contents' timing) differs from run to run.
 #
-#   scripts/capture-remote.sh [http2] [grpc] [x11] [rlogin]   (rlogin makes rlogin.pcap and rsh.pcap)        (as root)
+#   scripts/capture-remote.sh [http2] [grpc] [x11] [rlogin]        (as root; rlogin makes rlogin.pcap and rsh.pcap)
 #
 # Needs: tcpdump, tshark, curl (with nghttp2), nghttp (nghttp2-client), python3 with h2, httpx[http2] and grpcio, xvfb, x11-utils,
 # rsh-redone-server, rsh-redone-client
