@@ -114,7 +114,7 @@ import Testing
                                       "HTTPByHeuristic"]))
         let unframed = named.filter { bundledSchema.structType(named: $0)?.pduFraming == nil }
         let unframedByDesign: Set = ["SSHSegment", "FTP", "FTPData", "SMTPSegment", "POPSegment", "IMAPSegment", "IRC", "RTSP", "Telnet",
-                                     "RESPSegment", "SIP", "VNC"]
+                                     "RESPSegment", "SIP", "VNC", "X11", "RLogin", "RSH"]
         #expect(unframed.subtracting(unframedByDesign).isEmpty, "no @pdu: \(unframed.sorted())")
     }
 
