@@ -86,5 +86,30 @@ extension BundledSchemaOracleTests {
         map("amqp.method.properties.user_id", "amqp.header.properties.user_id", as: .text),
         map("amqp.method.properties.app_id", "amqp.header.properties.app_id", as: .text),
         map("amqp.payload", "amqp.payload", as: .position),
+        // memcached, text: each argument is a struct of the space before it and the token (the
+        // token is what tshark's item covers); numbers are their digits, compared as text. Binary:
+        // the header, the extras by opcode, the key and value.
+        map("memcache.command", "memcache.lines[*].command", as: .text),
+        map("memcache.key", "memcache.lines[*].key.key", "memcache.lines[*].keys[*].key", "memcache.key", as: .text),
+        map("memcache.flags", "memcache.lines[*].flags.flags", as: .text),
+        map("memcache.expiration", "memcache.lines[*].expiration.expiration", as: .text),
+        map("memcache.value.length", "memcache.lines[*].length.length", as: .text),
+        map("memcache.cas", "memcache.lines[*].cas.cas", "memcache.cas", as: .position),
+        map("memcache.noreply", "memcache.lines[*].noreply.noreply", as: .text),
+        map("memcache.value", "memcache.lines[*].value", "memcache.lines[*].amount.value", "memcache.value", as: .text),
+        map("memcache.response", "memcache.lines[*].response", as: .text),
+        map("memcache.version", "memcache.lines[*].version.version", as: .text),
+        map("memcache.name", "memcache.lines[*].name.name", as: .text),
+        map("memcache.name_value", "memcache.lines[*].name_value.name_value", as: .text),
+        map("memcache.magic", "memcache.magic"), map("memcache.opcode", "memcache.opcode"),
+        map("memcache.key.length", "memcache.key_length"), map("memcache.extras.length", "memcache.extras_length"),
+        map("memcache.data_type", "memcache.data_type"), map("memcache.reserved", "memcache.reserved"),
+        map("memcache.status", "memcache.status"), map("memcache.total_body_length", "memcache.total_body_length"),
+        map("memcache.opaque", "memcache.opaque"),
+        map("memcache.extras", "memcache.extras", as: .position),
+        map("memcache.extras.flags", "memcache.extras.flags"),
+        map("memcache.extras.expiration", "memcache.extras.expiration"),
+        map("memcache.extras.delta", "memcache.extras.delta"), map("memcache.extras.initial", "memcache.extras.initial"),
+        map("memcache.extras.response", "memcache.response"),
     ]
 }
