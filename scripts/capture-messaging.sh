@@ -7,7 +7,8 @@
 #   scripts/capture-messaging.sh [amqp] [memcache] [mongo] [kafka]
 #                                   (as root; needs tcpdump, tshark, python3, Debian's
 #                                    rabbitmq-server and memcached, and from PyPI pika,
-#                                    pymemcache, python-binary-memcached, pymongo, kafka-python)
+#                                    pymemcache, python-binary-memcached, pymongo, kafka-python;
+#                                    pymongo 3 in $PYMONGO3, default /opt/pymongo3)
 #
 #   amqp.pcap      RabbitMQ 3.10 (Debian's rabbitmq-server) and pika on TCP 5672, AMQP 0-9-1: the
 #                  protocol header, Connection.Start/Start-Ok (server and client property tables,
@@ -30,7 +31,9 @@
 #                  small wire-level server answers. The client's handshake (OP_QUERY isMaster on
 #                  admin.$cmd, answered by OP_REPLY), then OP_MSG commands with their replies:
 #                  insert (a document sequence, kind 1), find, update, aggregate ($count), delete,
-#                  ping, an unknown command (an error reply), endSessions. Wireshark 4.0 registers
+#                  ping, an unknown command (an error reply), endSessions; then pymongo 3.13 against
+#                  the server saying it is MongoDB 3.4: isMaster, insert and find as OP_QUERY on
+#                  shop.$cmd, answered by OP_REPLY. Wireshark 4.0 registers
 #                  port 27017 for MongoDB over TLS, so the oracle is made with
 #                  `-d tcp.port==27017,mongo`.
 #   kafka.pcap     kafka-python (the real client) on TCP 9092 against scripts/corpus/kafka_broker_stub.py
@@ -52,15 +55,18 @@ wanted=("$@")
 work=$(mktemp -d)
 chmod 755 "$work"
 servers=()
-# Ends the servers this script started and everything left running in its namespace (RabbitMQ's
-# epmd daemonizes), then the namespace.
+# Ends the servers this script started and everything else left running in its namespace
+# (RabbitMQ's epmd daemonizes) but a running capture.
 kill_namespace() {
   for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
   sleep 1
-  for pid in $(ip netns pids "$ns" 2>/dev/null); do kill "$pid" 2>/dev/null || true; done
+  for pid in $(ip netns pids "$ns" 2>/dev/null); do
+    [ "$pid" = "${capture_pid:-}" ] || kill "$pid" 2>/dev/null || true
+  done
   sleep 1
 }
 cleanup() {
+  capture_pid=
   kill_namespace
   ip netns del "$ns" 2>/dev/null || true
   rm -rf "$work"
@@ -84,6 +90,7 @@ start_capture() { # name filter
 stop_capture() { # name [tshark options...]
   local name=$1; shift
   sleep 1; kill "$capture_pid"; wait "$capture_pid" 2>/dev/null || true
+  capture_pid=
   python3 - "$work/$name.raw.pcap" "$name" "$@" <<'PY'
 import struct, sys
 sys.path.insert(0, "scripts/corpus")
@@ -214,6 +221,23 @@ except pymongo.errors.OperationFailure:
     pass
 c.close()
 PY
+  stop_servers
+  # pymongo 3 (PYMONGO3: a folder holding it, e.g. pip install --target /opt/pymongo3 pymongo==3.13.0)
+  # against a server that says it is MongoDB 3.4 (wire version 5): the handshake and every command
+  # as OP_QUERY on <db>.$cmd, answered by OP_REPLY.
+  if [ -d "${PYMONGO3:-/opt/pymongo3}/pymongo" ]; then
+    server timeout 60 python3 scripts/corpus/mongo_wire_server.py --port 27017 --seconds 30 --max-wire-version 5
+    sleep 2   # (not wait_port: its probe would be in the capture)
+    in_ns env PYTHONPATH="${PYMONGO3:-/opt/pymongo3}" timeout 30 python3 - <<'PY'
+import pymongo
+assert pymongo.version_tuple[0] == 3
+c = pymongo.MongoClient("127.0.0.1", 27017, serverSelectionTimeoutMS=5000, heartbeatFrequencyMS=60000, appname="legacy")
+db = c.shop
+db.items.insert_one({"name": "plum", "price": 1.25})
+list(db.items.find({"name": "plum"}))
+c.close()
+PY
+  fi
   stop_capture mongo -d tcp.port==27017,mongo
   stop_servers
 }

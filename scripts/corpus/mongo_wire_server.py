@@ -4,9 +4,10 @@ and no real MongoDB server installs from PyPI, so the real client (pymongo) talk
 answers the legacy OP_QUERY handshake (isMaster/hello on admin.$cmd) with OP_REPLY, and OP_MSG
 commands (hello, ping, insert, find, update, delete, aggregate with a $count, getMore,
 killCursors, endSessions, anything else with a CommandNotFound error) from documents it keeps in
-memory. One thread a connection; it stops after --seconds.
+memory. One thread a connection; it stops after --seconds. --max-wire-version 5 makes a client
+send its commands as OP_QUERY on <db>.$cmd (answered with OP_REPLY), as before MongoDB 3.6.
 
-    python3 scripts/corpus/mongo_wire_server.py [--port 27017] [--seconds 30]
+    python3 scripts/corpus/mongo_wire_server.py [--port 27017] [--seconds 30] [--max-wire-version 17]
 """
 import argparse
 import datetime
@@ -20,13 +21,14 @@ OP_REPLY, OP_QUERY, OP_MSG = 1, 2004, 2013
 store = {}
 request_ids = iter(range(1000, 1 << 30))
 lock = threading.Lock()
+max_wire_version = 17
 
 
 def hello():
     return {"ismaster": True, "isWritablePrimary": True, "helloOk": True, "maxBsonObjectSize": 16777216,
             "maxMessageSizeBytes": 48000000, "maxWriteBatchSize": 100000,
             "localTime": datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc),
-            "logicalSessionTimeoutMinutes": 30, "connectionId": 1, "minWireVersion": 0, "maxWireVersion": 17,
+            "logicalSessionTimeoutMinutes": 30, "connectionId": 1, "minWireVersion": 0, "maxWireVersion": max_wire_version,
             "readOnly": False, "ok": 1.0}
 
 
@@ -107,6 +109,9 @@ def serve(sock):
             if opcode == OP_QUERY:
                 end = body.index(b"\x00", 4)
                 doc = bson.decode(body[end + 9:end + 9 + struct.unpack("<i", body[end + 9:end + 13])[0]])
+                doc.setdefault("$db", body[4:end].decode().split(".")[0])
+                if "$query" in doc:   # a command wrapped with read preference
+                    doc = dict(doc["$query"], **{"$db": doc["$db"]})
                 sock.sendall(reply_query(request_id, command(doc, {})))
             elif opcode == OP_MSG:
                 flags = struct.unpack("<I", body[:4])[0]
@@ -136,7 +141,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=27017)
     parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--max-wire-version", type=int, default=17)
     args = parser.parse_args()
+    global max_wire_version
+    max_wire_version = args.max_wire_version
     listener = socket.create_server(("127.0.0.1", args.port))
     listener.settimeout(0.5)
     deadline = datetime.datetime.now() + datetime.timedelta(seconds=args.seconds)
