@@ -36,9 +36,12 @@
 #                  shop.$cmd, answered by OP_REPLY. Wireshark 4.0 registers
 #                  port 27017 for MongoDB over TLS, so the oracle is made with
 #                  `-d tcp.port==27017,mongo`.
-#   kafka.pcap     kafka-python (the real client) on TCP 9092 against scripts/corpus/kafka_broker_stub.py
-#                  (Debian has no Kafka broker): ApiVersions, Metadata, Produce and Fetch requests
-#                  and the stub's responses.
+#   kafka.pcap     kafka-python 3 (the real client, scripts/corpus/kafka_client.py) on TCP 9092 against
+#                  scripts/corpus/kafka_broker_stub.py (Debian has no Kafka broker, and none installs
+#                  from PyPI): a producer's ApiVersions v4 (flexible: tagged fields, compact strings),
+#                  Metadata v1 and three Produce v2 requests (message sets of format v1, one with a
+#                  key), a consumer's ApiVersions, Metadata and Fetch v3; the stub's responses (its
+#                  ApiVersions lists only the versions it answers, so the client picks these).
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/common.py's write_capture), with its oracle Corpus/oracle/<name>.json and

@@ -3,7 +3,8 @@ extension BundledSchemaOracleTests {
     /// segment by segment (tshark with tcp.desegment_tcp_streams off): amqp.pcap (RabbitMQ 3.10 and
     /// pika, AMQP 0-9-1), memcache.pcap (memcached 1.6 with pymemcache, text, and
     /// python-binary-memcached, binary), mongo.pcap (pymongo 4 and 3 against a wire-level server of
-    /// the capture script's, OP_MSG, OP_QUERY and OP_REPLY; its oracle read with -d tcp.port==27017,mongo).
+    /// the capture script's, OP_MSG, OP_QUERY and OP_REPLY; its oracle read with -d tcp.port==27017,mongo),
+    /// kafka.pcap (kafka-python 3 against the capture script's broker stub).
     static let messagingMappings: [Mapping] = [
         // AMQP 0-9-1: a short string Wireshark declares as a counted string (virtual_host,
         // mechanism, locale, Connection.Close's reply_text) spans its length octet and text, as our struct of the two
@@ -910,5 +911,18 @@ extension BundledSchemaOracleTests {
             "mongo.body.update.elements[*].value.document.elements[*].value.document.elements[*].value.document.elements[*].value.objectid.inc",
             "mongo.body.update.elements[*].value.document.elements[*].value.document.elements[*].value.document.elements[*].value.document.elements[*].value.objectid.inc",
             "mongo.body.update.elements[*].value.document.elements[*].value.document.elements[*].value.document.elements[*].value.document.elements[*].value.document.elements[*].value.objectid.inc"),
+        // Kafka: requests. A response's fields depend on the request it answers, which tshark
+        // remembers and we do not: only its length and correlation ID are ours, so the names that
+        // responses share with requests (topic_name, partition_id, offset, message_*, replica_id)
+        // are not compared. A string's item spans its length, as our struct of the two does.
+        map("kafka.len", "kafka.len"),
+        map("kafka.api_key", "kafka.request.api_key"), map("kafka.api_version", "kafka.request.api_version"),
+        map("kafka.correlation_id", "kafka.request.correlation_id", "kafka.response.correlation_id"),
+        map("kafka.client_id", "kafka.request.client_id", as: .position),
+        map("kafka.client_software_name", "kafka.request.body.client_software_name", as: .position),
+        map("kafka.client_software_version", "kafka.request.body.client_software_version", as: .position),
+        map("kafka.required_acks", "kafka.request.body.required_acks"), map("kafka.timeout", "kafka.request.body.timeout"),
+        map("kafka.max_wait_time", "kafka.request.body.max_wait_time"), map("kafka.min_bytes", "kafka.request.body.min_bytes"),
+        map("kafka.max_bytes", "kafka.request.body.max_bytes", "kafka.request.body.topics[*].partitions[*].max_bytes"),
     ]
 }
