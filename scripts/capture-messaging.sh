@@ -4,10 +4,11 @@
 # own (nothing leaves it; every client and server is bounded in time), and records tshark's
 # dissection of the same bytes as the oracle the tests compare with.
 #
-#   scripts/capture-messaging.sh [amqp] [memcache] [mongo] [kafka]
+#   scripts/capture-messaging.sh [amqp] [memcache] [mongo] [kafka] [tds]
 #                                   (as root; needs tcpdump, tshark, python3, Debian's
-#                                    rabbitmq-server and memcached, and from PyPI pika,
-#                                    pymemcache, python-binary-memcached, pymongo, kafka-python;
+#                                    rabbitmq-server, memcached and freetds-bin (tsql), and from
+#                                    PyPI pika, pymemcache, python-binary-memcached, pymongo,
+#                                    kafka-python;
 #                                    pymongo 3 in $PYMONGO3, default /opt/pymongo3)
 #
 #   amqp.pcap      RabbitMQ 3.10 (Debian's rabbitmq-server) and pika on TCP 5672, AMQP 0-9-1: the
@@ -42,6 +43,12 @@
 #                  Metadata v1 and three Produce v2 requests (message sets of format v1, one with a
 #                  key), a consumer's ApiVersions, Metadata and Fetch v3; the stub's responses (its
 #                  ApiVersions lists only the versions it answers, so the client picks these).
+#   tds.pcap       FreeTDS's tsql (the real client, TDS 7.4) on TCP 1433 against
+#                  scripts/corpus/tds_server_stub.py (Debian has no SQL Server): PRELOGIN and its
+#                  answer, LOGIN7 (user, application, server, library, language, database) and the
+#                  stub's ENVCHANGE, INFO, LOGINACK and DONE; a SQL batch (ALL_HEADERS, a SELECT)
+#                  answered by COLMETADATA (INT and NVARCHAR columns), two ROWs and DONE; a query of
+#                  a missing table answered by ERROR and DONE with its error bit.
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/common.py's write_capture), with its oracle Corpus/oracle/<name>.json and
@@ -53,7 +60,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 ns=dsx-msg
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(amqp memcache mongo kafka)
+[ ${#wanted[@]} -gt 0 ] || wanted=(amqp memcache mongo kafka tds)
 
 work=$(mktemp -d)
 chmod 755 "$work"
@@ -254,12 +261,23 @@ capture_kafka() {
   stop_servers
 }
 
+capture_tds() {
+  server timeout 60 python3 scripts/corpus/tds_server_stub.py --port 1433 --seconds 50
+  wait_port 1433
+  start_capture tds 'tcp port 1433'
+  printf 'SELECT id, name FROM items\ngo\nSELECT * FROM missing\ngo\nquit\n' \
+    | in_ns env TDSVER=7.4 timeout 20 tsql -H 127.0.0.1 -p 1433 -U sa -P secret -D shop >/dev/null 2>&1 || true
+  stop_capture tds
+  stop_servers
+}
+
 for name in "${wanted[@]}"; do
   case $name in
   amqp) capture_amqp ;;
   memcache) capture_memcache ;;
   mongo) capture_mongo ;;
   kafka) capture_kafka ;;
+  tds) capture_tds ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac
 done
