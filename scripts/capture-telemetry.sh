@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Captures building-automation and telemetry protocols from real servers and clients (PyPI,
+# Debian), between two network namespaces of their own joined by a veth pair (10.47.0.1 and
+# 10.47.0.2; nothing leaves them; every client is bounded in time), and records tshark's
+# dissection of the same bytes as the oracle the tests compare with.
+#
+#   scripts/capture-telemetry.sh [bacnet] [opcua] [netflow]
+#                                      (as root; needs tcpdump, tshark, python3 with venv, PyPI,
+#                                       and for netflow Debian's softflowd)
+#
+#   bacnet.pcap   bacpypes3's BACnet/IP device (10.47.0.1, instance 1001, an analog and a binary
+#                 value) and a bacpypes3 client (10.47.0.2) on UDP 47808: a global Who-Is and
+#                 one for 1001 (broadcast, with the NPDU's destination network 65535) and the
+#                 I-Am replies; ReadProperty of the device's name, vendor name, protocol version
+#                 and object list, of the analog value's present value, units and status flags,
+#                 of the binary value's present value (Complex-ACKs); two reads that fail (an
+#                 unknown object, an unknown property: Error PDUs); a WriteProperty (Simple-ACK);
+#                 a ReadPropertyMultiple and its ACK; Who-Has by name and the I-Have reply.
+#   opcua.pcap    asyncua's server and client (OPC UA binary, security None) on TCP 4840: Hello,
+#                 Acknowledge, OpenSecureChannel, GetEndpoints, CreateSession, ActivateSession,
+#                 Browse of the Objects folder, Read of attributes, Write, CloseSession and
+#                 CloseSecureChannel.
+#   netflow.pcap  softflowd reading a small traffic capture made here and exporting its flows to
+#                 a UDP collector socket as NetFlow v5, v9 (templates and data) and IPFIX.
+#
+# The PyPI packages go into a virtual environment ($TELEMETRY_VENV, default
+# /tmp/dissect-telemetry-venv), pinned to the versions the captures were made with. Each
+# capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
+# (scripts/corpus/common.py's write_capture), with its oracle Corpus/oracle/<name>.json and
+# <name>.checksums.tsv, read by tshark with TCP reassembly off (segment by segment, as dissect
+# reads them). The traffic itself (ports, invoke IDs, nonces, session IDs) differs from run to
+# run; running again rewrites the files.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+venv=${TELEMETRY_VENV:-/tmp/dissect-telemetry-venv}
+a=dsx-tel-a
+b=dsx-tel-b
+peers=$root/scripts/corpus/telemetry-peers.py
+wanted=("$@")
+[ ${#wanted[@]} -gt 0 ] || wanted=(bacnet opcua netflow)
+
+if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
+"$venv/bin/pip" install -q bacpypes3==0.0.110 asyncua==2.1.0
+py=$venv/bin/python
+
+work=$(mktemp -d)
+servers=()
+cleanup() {
+  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
+  ip netns del "$a" 2>/dev/null || true
+  ip netns del "$b" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+ip netns del "$a" 2>/dev/null || true
+ip netns del "$b" 2>/dev/null || true
+ip netns add "$a"
+ip netns add "$b"
+ip link add dsx-tel-va type veth peer name dsx-tel-vb
+ip link set dsx-tel-va netns "$a"
+ip link set dsx-tel-vb netns "$b"
+ip -n "$a" addr add 10.47.0.1/24 dev dsx-tel-va
+ip -n "$b" addr add 10.47.0.2/24 dev dsx-tel-vb
+for ns in "$a" "$b"; do ip -n "$ns" link set lo up; done
+ip -n "$a" link set dsx-tel-va up
+ip -n "$b" link set dsx-tel-vb up
+# The veth pair's MAC addresses are made fixed, so the captures' Ethernet headers are too.
+ip -n "$a" link set dsx-tel-va address 02:00:0a:2f:00:01
+ip -n "$b" link set dsx-tel-vb address 02:00:0a:2f:00:02
+
+in_a() { ip netns exec "$a" "$@"; }
+in_b() { ip netns exec "$b" "$@"; }
+server() { ip netns exec "$a" "$@" >"$work/server.log" 2>&1 & servers+=($!); sleep 3; }
+stop_servers() { for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; servers=(); }
+start_capture() { # name filter
+  ip netns exec "$a" tcpdump -U -q -i dsx-tel-va -w "$work/$1.raw.pcap" "$2" 2>/dev/null &
+  capture_pid=$!
+  sleep 1
+}
+# Copies the raw capture's frames into Corpus/captures with fixed timestamps, and writes the oracle.
+stop_capture() { # name
+  sleep 1; kill "$capture_pid"; wait "$capture_pid" 2>/dev/null || true
+  python3 - "$work/$1.raw.pcap" "$1" <<'PY'
+import struct, sys
+sys.path.insert(0, "scripts/corpus")
+from common import write_capture
+data = open(sys.argv[1], "rb").read()
+assert struct.unpack("<I", data[:4])[0] == 0xA1B2C3D4 and struct.unpack("<I", data[20:24])[0] == 1
+offset, frames = 24, []
+while offset + 16 <= len(data):
+    captured = struct.unpack("<IIII", data[offset:offset + 16])[2]
+    frames.append(data[offset + 16:offset + 16 + captured])
+    offset += 16 + captured
+write_capture(sys.argv[2], 1, frames, ("-o", "tcp.desegment_tcp_streams:FALSE"))
+PY
+}
+
+for name in "${wanted[@]}"; do
+  case $name in
+  bacnet)
+    start_capture bacnet 'udp port 47808'
+    server timeout 60 "$py" "$peers" bacnet-server 10.47.0.1/24
+    in_b timeout 60 "$py" "$peers" bacnet-client 10.47.0.2/24 10.47.0.1 >/dev/null
+    stop_capture bacnet
+    stop_servers ;;
+  opcua)
+    server timeout 90 "$py" "$peers" opcua-server 10.47.0.1 4840
+    start_capture opcua 'tcp port 4840'
+    in_b timeout 60 "$py" "$peers" opcua-client 10.47.0.1 4840 >/dev/null
+    stop_capture opcua
+    stop_servers ;;
+  *) echo "unknown capture: $name" >&2; exit 2 ;;
+  esac
+done

@@ -1,0 +1,78 @@
+"""The peers scripts/capture-telemetry.sh runs (each role bounded in time):
+
+    telemetry-peers.py bacnet-server ADDRESS/PREFIX    a BACnet/IP device (bacpypes3), instance 1001
+    telemetry-peers.py bacnet-client ADDRESS/PREFIX SERVER
+    telemetry-peers.py opcua-server PORT               an OPC UA server (asyncua), security None
+    telemetry-peers.py opcua-client PORT
+"""
+import asyncio
+import sys
+
+
+async def bacnet_server(address):
+    from bacpypes3.argparse import SimpleArgumentParser
+    from bacpypes3.app import Application
+    from bacpypes3.local.analog import AnalogValueObject
+    from bacpypes3.local.binary import BinaryValueObject
+    args = SimpleArgumentParser().parse_args(["--address", address, "--instance", "1001", "--name", "Boiler"])
+    app = Application.from_args(args)
+    app.add_object(AnalogValueObject(objectIdentifier=("analogValue", 1), objectName="Supply Temp",
+                                     presentValue=71.5, statusFlags=[0, 0, 0, 0], units="degreesFahrenheit",
+                                     covIncrement=1.0, description="supply water"))
+    app.add_object(BinaryValueObject(objectIdentifier=("binaryValue", 1), objectName="Pump",
+                                     presentValue="active", statusFlags=[0, 0, 0, 0]))
+    await asyncio.sleep(60)
+
+
+async def bacnet_client(address, server):
+    from bacpypes3.argparse import SimpleArgumentParser
+    from bacpypes3.app import Application
+    from bacpypes3.pdu import Address
+    from bacpypes3.primitivedata import Real, ObjectIdentifier
+    args = SimpleArgumentParser().parse_args(["--address", address, "--instance", "1002", "--name", "Workstation"])
+    app = Application.from_args(args)
+    await asyncio.sleep(0.5)
+    print(await app.who_is())
+    print(await app.who_is(1001, 1001))
+    peer = Address(server)
+    for objid, prop in [("device,1001", "object-name"), ("device,1001", "vendor-name"),
+                        ("device,1001", "protocol-version"), ("analog-value,1", "present-value"),
+                        ("analog-value,1", "units"), ("analog-value,1", "status-flags"),
+                        ("binary-value,1", "present-value"), ("device,1001", "object-list"),
+                        ("analog-value,9", "present-value"), ("analog-value,1", "file-size")]:
+        try:
+            print(objid, prop, await app.read_property(peer, objid, prop))
+        except BaseException as error:
+            print(objid, prop, "error", error)
+    try:
+        print(await app.write_property(peer, "analog-value,1", "present-value", Real(68.0)))
+    except BaseException as error:
+        print("write error", error)
+    try:
+        print(await app.read_property_multiple(peer, [ObjectIdentifier("analog-value,1"),
+                                                      ["present-value", "object-name", "units"]]))
+    except BaseException as error:
+        print("rpm error", error)
+    try:
+        print(await app.who_has(object_name="Pump"))
+    except BaseException as error:
+        print("who-has error", error)
+    await asyncio.sleep(0.5)
+
+
+def main():
+    role, rest = sys.argv[1], sys.argv[2:]
+    if role == "bacnet-server":
+        asyncio.run(bacnet_server(*rest))
+    elif role == "bacnet-client":
+        asyncio.run(bacnet_client(*rest))
+    elif role == "opcua-server":
+        asyncio.run(opcua_server(*rest))
+    elif role == "opcua-client":
+        asyncio.run(opcua_client(*rest))
+    else:
+        sys.exit(f"unknown role {role}")
+
+
+if __name__ == "__main__":
+    main()
