@@ -36,7 +36,7 @@ import Testing
     static let mappings: [Mapping] = coreMappings + linkLayerMappings + l2Mappings + serialMappings + networkMappings
         + transportMappings + icmpMappings + udpApplicationMappings + mdnsMappings
         + bgpAndFriendsMappings + tcpApplicationMappings + tlsMappings + icsMappings + textProtocolMappings + databaseMappings
-        + windowsMappings + rpcMappings + fixesMappings + directoryMappings + voiceMappings
+        + windowsMappings + rpcMappings + fixesMappings + directoryMappings + voiceMappings + telemetryMappings
 
     /// One occurrence of a tshark field: raw hex, offset, length, bitmask, and its shown value.
     struct OracleField {
