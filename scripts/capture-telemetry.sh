@@ -16,10 +16,12 @@
 #                 of the binary value's present value (Complex-ACKs); two reads that fail (an
 #                 unknown object, an unknown property: Error PDUs); a WriteProperty (Simple-ACK);
 #                 a ReadPropertyMultiple and its ACK; Who-Has by name and the I-Have reply.
-#   opcua.pcap    asyncua's server and client (OPC UA binary, security None) on TCP 4840: Hello,
-#                 Acknowledge, OpenSecureChannel, GetEndpoints, CreateSession, ActivateSession,
-#                 Browse of the Objects folder, Read of attributes, Write, CloseSession and
-#                 CloseSecureChannel.
+#   opcua.pcap    asyncua's server (10.47.0.1) and client (10.47.0.2), OPC UA binary with security
+#                 None, on TCP 4840: Hello, Acknowledge, OpenSecureChannel, CreateSession,
+#                 ActivateSession (anonymous), Browse of the Objects folder and of an object,
+#                 TranslateBrowsePathsToNodeIds, Reads of browse names and values (a Double, a
+#                 Boolean, a String, the namespace array), a Write of a Double, a Read of a node
+#                 that does not exist, CloseSession and CloseSecureChannel.
 #   netflow.pcap  softflowd reading a small traffic capture made here and exporting its flows to
 #                 a UDP collector socket as NetFlow v5, v9 (templates and data) and IPFIX.
 #

@@ -2,8 +2,8 @@
 
     telemetry-peers.py bacnet-server ADDRESS/PREFIX    a BACnet/IP device (bacpypes3), instance 1001
     telemetry-peers.py bacnet-client ADDRESS/PREFIX SERVER
-    telemetry-peers.py opcua-server PORT               an OPC UA server (asyncua), security None
-    telemetry-peers.py opcua-client PORT
+    telemetry-peers.py opcua-server HOST PORT          an OPC UA server (asyncua), security None
+    telemetry-peers.py opcua-client HOST PORT
 """
 import asyncio
 import sys
@@ -58,6 +58,42 @@ async def bacnet_client(address, server):
     except BaseException as error:
         print("who-has error", error)
     await asyncio.sleep(0.5)
+
+
+async def opcua_server(host, port):
+    from asyncua import Server, ua
+    server = Server()
+    await server.init()
+    server.set_endpoint(f"opc.tcp://{host}:{port}/dissect/")
+    server.set_server_name("dissect OPC UA server")
+    server.set_security_policy([ua.SecurityPolicyType.NoSecurity])
+    index = await server.register_namespace("urn:dissect:telemetry")
+    boiler = await server.nodes.objects.add_object(index, "Boiler")
+    temperature = await boiler.add_variable(index, "Temperature", 71.5)
+    await temperature.set_writable()
+    await boiler.add_variable(index, "Running", True)
+    await boiler.add_variable(index, "Name", "Boiler 1")
+    async with server:
+        await asyncio.sleep(80)
+
+
+async def opcua_client(host, port):
+    from asyncua import Client, ua
+    async with Client(url=f"opc.tcp://{host}:{port}/dissect/", timeout=10) as client:
+        index = await client.get_namespace_index("urn:dissect:telemetry")
+        objects = client.nodes.objects
+        for child in await objects.get_children():
+            print(await child.read_browse_name())
+        boiler = await objects.get_child([f"{index}:Boiler"])
+        for variable in await boiler.get_children():
+            print(await variable.read_browse_name(), await variable.read_value())
+        temperature = await boiler.get_child([f"{index}:Temperature"])
+        await temperature.write_value(68.0)
+        print(await temperature.read_value())
+        try:
+            await client.get_node("ns=7;i=4242").read_value()
+        except Exception as error:
+            print("read error", error)
 
 
 def main():
