@@ -4,7 +4,7 @@
 # 10.47.0.2; nothing leaves them; every client is bounded in time), and records tshark's
 # dissection of the same bytes as the oracle the tests compare with.
 #
-#   scripts/capture-telemetry.sh [bacnet] [opcua] [netflow]
+#   scripts/capture-telemetry.sh [bacnet] [opcua] [netflow] [synphasor]
 #                                      (as root; needs tcpdump, tshark, python3 with venv, PyPI,
 #                                       and for netflow Debian's softflowd)
 #
@@ -22,8 +22,11 @@
 #                 TranslateBrowsePathsToNodeIds, Reads of browse names and values (a Double, a
 #                 Boolean, a String, the namespace array), a Write of a Double, a Read of a node
 #                 that does not exist, CloseSession and CloseSecureChannel.
-#   netflow.pcap  softflowd reading a small traffic capture made here and exporting its flows to
-#                 a UDP collector socket as NetFlow v5, v9 (templates and data) and IPFIX.
+#   netflow.pcap  softflowd (Debian) reading traffic recorded on the veth of 10.47.0.1 (ICMP
+#                 and ICMPv6 echoes, an HTTP GET over IPv4 and IPv6, UDP datagrams), then
+#                 exporting every flow to a UDP collector socket at 10.47.0.2: NetFlow v5 and v9
+#                 (a template flowset for IPv4 and one for IPv6, then data flowsets) on port 2055,
+#                 and IPFIX (templates and data sets) on port 4739; one softflowd run for each.
 #
 # The PyPI packages go into a virtual environment ($TELEMETRY_VENV, default
 # /tmp/dissect-telemetry-venv), pinned to the versions the captures were made with. Each
@@ -47,6 +50,7 @@ if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
 py=$venv/bin/python
 
 work=$(mktemp -d)
+chmod 755 "$work"  # softflowd reads its input file after dropping privileges
 servers=()
 cleanup() {
   for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -70,6 +74,8 @@ ip -n "$b" link set dsx-tel-vb up
 # The veth pair's MAC addresses are made fixed, so the captures' Ethernet headers are too.
 ip -n "$a" link set dsx-tel-va address 02:00:0a:2f:00:01
 ip -n "$b" link set dsx-tel-vb address 02:00:0a:2f:00:02
+ip -n "$a" addr add fd47::1/64 dev dsx-tel-va nodad
+ip -n "$b" addr add fd47::2/64 dev dsx-tel-vb nodad
 
 in_a() { ip netns exec "$a" "$@"; }
 in_b() { ip netns exec "$b" "$@"; }
@@ -111,6 +117,47 @@ for name in "${wanted[@]}"; do
     start_capture opcua 'tcp port 4840'
     in_b timeout 60 "$py" "$peers" opcua-client 10.47.0.1 4840 >/dev/null
     stop_capture opcua
+    stop_servers ;;
+  netflow)
+    # The traffic the flows describe, recorded first: ICMP and ICMPv6 echoes, an HTTP GET over
+    # IPv4 and over IPv6, UDP datagrams.
+    in_b timeout 60 python3 -m http.server --bind :: 8080 >/dev/null 2>&1 & servers+=($!)
+    sleep 2
+    in_a tcpdump -U -q -i dsx-tel-va -w "$work/traffic.pcap" 2>/dev/null &
+    traffic_pid=$!
+    sleep 1
+    in_a ping -c 2 -i 0.2 10.47.0.2 >/dev/null
+    in_a ping -6 -c 2 -i 0.2 fd47::2 >/dev/null
+    in_a timeout 10 python3 -c 'import urllib.request; urllib.request.urlopen("http://10.47.0.2:8080/").read()'
+    in_a timeout 10 python3 -c 'import urllib.request; urllib.request.urlopen("http://[fd47::2]:8080/").read()'
+    in_a timeout 10 python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(3): s.sendto(b"telemetry %d" % i, ("10.47.0.2", 9999))
+'
+    sleep 1; kill "$traffic_pid"; wait "$traffic_pid" 2>/dev/null || true
+    stop_servers
+    # A collector that reads the export datagrams (so none is refused with ICMP); softflowd
+    # reads the recorded traffic and exports its flows when the file ends, once per version.
+    in_b timeout 60 python3 -c '
+import socket, select
+sockets = []
+for port in (2055, 4739):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("10.47.0.2", port)); sockets.append(s)
+while True:
+    for s in select.select(sockets, [], [])[0]: s.recv(65535)
+' >/dev/null 2>&1 & servers+=($!)
+    sleep 1
+    start_capture netflow 'udp port 2055 or udp port 4739'
+    for version in 5 9 10; do
+      port=2055; [ "$version" = 10 ] && port=4739
+      # (softflowd 1.1.0 silently reads nothing when its control socket's path is long: keep it short.)
+      in_a timeout 20 softflowd -d -6 -r "$work/traffic.pcap" -v "$version" -n 10.47.0.2:$port \
+        -c /tmp/dsx.ct -p /tmp/dsx.pi >/dev/null 2>&1 || true
+      rm -f /tmp/dsx.ct /tmp/dsx.pi
+      sleep 1
+    done
+    stop_capture netflow
     stop_servers ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac

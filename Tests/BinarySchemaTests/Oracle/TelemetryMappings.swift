@@ -1,7 +1,8 @@
 extension BundledSchemaOracleTests {
     /// Building automation and telemetry on real traffic between two network namespaces
     /// (scripts/capture-telemetry.sh): bacnet.pcap (bacpypes3: BVLC, NPDU, APDU), opcua.pcap (asyncua's
-    /// server and client, OPC UA binary with security None).
+    /// server and client, OPC UA binary with security None), netflow.pcap (softflowd's NetFlow v5,
+    /// v9 and IPFIX export of traffic recorded there).
     static let telemetryMappings: [Mapping] = [
         // BACnet/IP: the virtual link header, the NPDU and its control bits
         map("bvlc.type", "bvlc.type"), map("bvlc.function", "bvlc.function"),
@@ -385,5 +386,45 @@ extension BundledSchemaOracleTests {
             "opcua.body.service.write_response.results_size"),
         map("opcua.variant.has_value", "opcua.body.service.read_response.results[*].value.mask",
             "opcua.body.service.write.nodes_to_write[*].value.value.mask", as: .position),
+        // NetFlow v5, v9 and IPFIX: the headers, v5's records, the flowsets and templates. (A v5
+        // record's addresses, ports, counters, times, protocol, TOS, TCP flags and padding carry the
+        // names tshark gives the same fields of v9 and IPFIX data records, which this schema leaves
+        // as cflow.data bytes: those names cannot be mapped.)
+        map("cflow.version", "cflow.version"),
+        map("cflow.count", "cflow.count"),
+        map("cflow.sysuptime", "cflow.sysuptime", as: .position),
+        map("cflow.timestamp", "cflow.timestamp", as: .position),
+        map("cflow.unix_secs", "cflow.timestamp.unix_secs"),
+        map("cflow.unix_nsecs", "cflow.timestamp.unix_nsecs"),
+        map("cflow.sequence", "cflow.sequence"),
+        map("cflow.engine_type", "cflow.engine_type"),
+        map("cflow.engine_id", "cflow.engine_id"),
+        map("cflow.samplingmode", "cflow.samplingmode"),
+        map("cflow.samplerate", "cflow.samplerate"),
+        map("cflow.nexthop", "cflow.records[*].nexthop", as: .position),
+        map("cflow.timedelta", "cflow.records[*].timedelta", as: .position),
+        map("cflow.srcas", "cflow.records[*].srcas"),
+        map("cflow.dstas", "cflow.records[*].dstas"),
+        map("cflow.srcmask", "cflow.records[*].srcmask"),
+        map("cflow.dstmask", "cflow.records[*].dstmask"),
+        map("cflow.source_id", "cflow.source_id"),
+        map("cflow.flowset_id", "cflow.flowsets[*].flowset_id"),
+        map("cflow.flowset_length", "cflow.flowsets[*].flowset_length"),
+        map("cflow.template_id", "cflow.flowsets[*].body.templates[*].template_id"),
+        map("cflow.template_field_count", "cflow.flowsets[*].body.templates[*].template_field_count"),
+        map("cflow.template_field_type", "cflow.flowsets[*].body.templates[*].fields[*].template_field_type"),
+        map("cflow.template_field_length", "cflow.flowsets[*].body.templates[*].fields[*].template_field_length",
+            "cflow.flowsets[*].body.templates[*].scope_fields[*].template_field_length"),
+        map("cflow.option_scope_length", "cflow.flowsets[*].body.templates[*].option_scope_length"),
+        map("cflow.option_length", "cflow.flowsets[*].body.templates[*].option_length"),
+        map("cflow.scope_field_type", "cflow.flowsets[*].body.templates[*].scope_fields[*].scope_field_type"),
+        map("cflow.len", "cflow.len"),
+        map("cflow.exporttime", "cflow.timestamp.exporttime"),
+        map("cflow.od_id", "cflow.od_id"),
+        map("cflow.template_ipfix_pen_provided",
+            "cflow.flowsets[*].body.templates[*].fields[*].template_ipfix_pen_provided"),
+        map("cflow.template_ipfix_field_type", "cflow.flowsets[*].body.templates[*].fields[*].template_ipfix_field_type"),
+        map("cflow.template_ipfix_total_field_count", "cflow.flowsets[*].body.templates[*].template_ipfix_total_field_count"),
+        map("cflow.template_ipfix_scope_field_count", "cflow.flowsets[*].body.templates[*].template_ipfix_scope_field_count"),
     ]
 }
