@@ -27,6 +27,11 @@
 #                 exporting every flow to a UDP collector socket at 10.47.0.2: NetFlow v5 and v9
 #                 (a template flowset for IPv4 and one for IPv6, then data flowsets) on port 2055,
 #                 and IPFIX (templates and data sets) on port 4739; one softflowd run for each.
+#   synphasor.pcap  pypmu's PMU (ID 7734, 10 frames a second) and PDC (IEEE C37.118.2) on TCP
+#                 4712: the PDC's commands (send header, send CFG-2, send CFG-1, turn on and turn
+#                 off transmission), the header frame, configuration frames (pypmu answers CFG-1
+#                 with its CFG-2 too)
+#                 (three phasors, three analog values, a digital word), five data frames.
 #
 # The PyPI packages go into a virtual environment ($TELEMETRY_VENV, default
 # /tmp/dissect-telemetry-venv), pinned to the versions the captures were made with. Each
@@ -43,10 +48,10 @@ a=dsx-tel-a
 b=dsx-tel-b
 peers=$root/scripts/corpus/telemetry-peers.py
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(bacnet opcua netflow)
+[ ${#wanted[@]} -gt 0 ] || wanted=(bacnet opcua netflow synphasor)
 
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
-"$venv/bin/pip" install -q bacpypes3==0.0.110 asyncua==2.1.0
+"$venv/bin/pip" install -q bacpypes3==0.0.110 asyncua==2.1.0 synchrophasor==1.0.0a0
 py=$venv/bin/python
 
 work=$(mktemp -d)
@@ -158,6 +163,12 @@ while True:
       sleep 1
     done
     stop_capture netflow
+    stop_servers ;;
+  synphasor)
+    server timeout 60 "$py" "$peers" pmu 10.47.0.1 4712
+    start_capture synphasor 'tcp port 4712'
+    in_b timeout 30 "$py" "$peers" pdc 10.47.0.1 4712 >/dev/null
+    stop_capture synphasor
     stop_servers ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac

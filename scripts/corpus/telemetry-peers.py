@@ -4,9 +4,19 @@
     telemetry-peers.py bacnet-client ADDRESS/PREFIX SERVER
     telemetry-peers.py opcua-server HOST PORT          an OPC UA server (asyncua), security None
     telemetry-peers.py opcua-client HOST PORT
+    telemetry-peers.py pmu HOST PORT                   an IEEE C37.118 PMU (pypmu), ID 7734
+    telemetry-peers.py pdc HOST PORT                   a PDC: header, configuration, 5 data frames
 """
 import asyncio
+import collections
+import collections.abc
 import sys
+
+# pypmu (synchrophasor 1.0.0a0, 2017) still names collections.Sequence, which Python 3.10 moved
+# to collections.abc; without it every frame it reads fails to decode.
+for _name in ("Sequence", "Mapping", "Iterable"):
+    if not hasattr(collections, _name):
+        setattr(collections, _name, getattr(collections.abc, _name))
 
 
 async def bacnet_server(address):
@@ -96,6 +106,33 @@ async def opcua_client(host, port):
             print("read error", error)
 
 
+def pmu(host, port):
+    import time
+    from synchrophasor.pmu import Pmu
+    station = Pmu(pmu_id=7734, data_rate=10, port=int(port), ip=host)
+    station.set_header("dissect telemetry PMU")
+    station.run()
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if station.clients:
+            station.send(station.ieee_data_sample)
+        time.sleep(0.1)
+
+
+def pdc(host, port):
+    from synchrophasor.pdc import Pdc
+    collector = Pdc(pdc_id=7, pmu_ip=host, pmu_port=int(port))
+    collector.run()
+    print(collector.get_header())
+    print(collector.get_config())
+    print(collector.get_config("cfg1"))
+    collector.start()
+    for _ in range(5):
+        print(collector.get())
+    collector.stop()
+    collector.quit()
+
+
 def main():
     role, rest = sys.argv[1], sys.argv[2:]
     if role == "bacnet-server":
@@ -106,6 +143,10 @@ def main():
         asyncio.run(opcua_server(*rest))
     elif role == "opcua-client":
         asyncio.run(opcua_client(*rest))
+    elif role == "pmu":
+        pmu(*rest)
+    elif role == "pdc":
+        pdc(*rest)
     else:
         sys.exit(f"unknown role {role}")
 

@@ -2,7 +2,7 @@ extension BundledSchemaOracleTests {
     /// Building automation and telemetry on real traffic between two network namespaces
     /// (scripts/capture-telemetry.sh): bacnet.pcap (bacpypes3: BVLC, NPDU, APDU), opcua.pcap (asyncua's
     /// server and client, OPC UA binary with security None), netflow.pcap (softflowd's NetFlow v5,
-    /// v9 and IPFIX export of traffic recorded there).
+    /// v9 and IPFIX export of traffic recorded there), synphasor.pcap (pypmu's PMU and PDC, C37.118).
     static let telemetryMappings: [Mapping] = [
         // BACnet/IP: the virtual link header, the NPDU and its control bits
         map("bvlc.type", "bvlc.type"), map("bvlc.function", "bvlc.function"),
@@ -426,5 +426,50 @@ extension BundledSchemaOracleTests {
         map("cflow.template_ipfix_field_type", "cflow.flowsets[*].body.templates[*].fields[*].template_ipfix_field_type"),
         map("cflow.template_ipfix_total_field_count", "cflow.flowsets[*].body.templates[*].template_ipfix_total_field_count"),
         map("cflow.template_ipfix_scope_field_count", "cflow.flowsets[*].body.templates[*].template_ipfix_scope_field_count"),
+        // C37.118 synchrophasor: the common header, commands, header text, configuration frames, a data
+        // frame's STAT word and the CRC (a data frame's measurements are laid out by the configuration
+        // tshark remembers: bytes here, unmapped)
+        map("synphasor.sync", "synphasor.sync", as: .position),
+        map("synphasor.frtype", "synphasor.sync.frtype"),
+        map("synphasor.version", "synphasor.sync.version"),
+        map("synphasor.frsize", "synphasor.frsize"),
+        map("synphasor.idcode_stream_source", "synphasor.idcode_stream_source"),
+        map("synphasor.soc", "synphasor.soc", as: .position),
+        map("synphasor.timeqal.lsdir", "synphasor.timeqal.lsdir"),
+        map("synphasor.timeqal.lsocc", "synphasor.timeqal.lsocc"),
+        map("synphasor.timeqal.lspend", "synphasor.timeqal.lspend"),
+        map("synphasor.timeqal.timequalindic", "synphasor.timeqal.timequalindic"),
+        map("synphasor.fracsec_raw", "synphasor.fracsec_raw"),
+        map("synphasor.data", "synphasor.body", as: .position),
+        map("synphasor.command", "synphasor.body.command"),
+        map("synphasor.checksum", "synphasor.checksum"),
+        map("synphasor.conf.timebase", "synphasor.body.timebase"),
+        map("synphasor.conf.numpmu", "synphasor.body.numpmu"),
+        map("synphasor.idcode_data_source", "synphasor.body.pmus[*].idcode_data_source"),
+        map("synphasor.conf.dfreq_format", "synphasor.body.pmus[*].format.dfreq_format"),
+        map("synphasor.conf.analog_format", "synphasor.body.pmus[*].format.analog_format"),
+        map("synphasor.conf.phasor_format", "synphasor.body.pmus[*].format.phasor_format"),
+        map("synphasor.conf.phasor_notation", "synphasor.body.pmus[*].format.phasor_notation"),
+        map("synphasor.num_phasors", "synphasor.body.pmus[*].num_phasors"),
+        map("synphasor.num_analog_values", "synphasor.body.pmus[*].num_analog_values"),
+        map("synphasor.num_digital_status_words", "synphasor.body.pmus[*].num_digital_status_words"),
+        map("synphasor.channel_name", "synphasor.body.pmus[*].channel_names[*]", as: .position),
+        map("synphasor.conversion_factor", "synphasor.body.pmus[*].phasor_units[*]"),
+        // (tshark's factor_for_analog_value masks the 4-byte unit with 0xff, the value's low byte; ours is
+        // the whole unit)
+        map("synphasor.status_word_mask.normal_state", "synphasor.body.pmus[*].digital_masks[*].normal_state"),
+        map("synphasor.status_word_mask.valid_bits", "synphasor.body.pmus[*].digital_masks[*].valid_bits"),
+        map("synphasor.conf.fnom", "synphasor.body.pmus[*].fnom"),
+        map("synphasor.conf.cfgcnt", "synphasor.body.pmus[*].cfgcnt"),
+        map("synphasor.rate_of_transmission", "synphasor.body.rate_of_transmission"),
+        map("synphasor.data.status", "synphasor.body.stat.status"),
+        map("synphasor.data.sync", "synphasor.body.stat.sync"),
+        map("synphasor.data.sorting", "synphasor.body.stat.sorting"),
+        map("synphasor.data.trigger", "synphasor.body.stat.trigger"),
+        map("synphasor.data.CFGchange", "synphasor.body.stat.CFGchange"),
+        map("synphasor.data.data_modified", "synphasor.body.stat.data_modified"),
+        map("synphasor.data.pmu_tq", "synphasor.body.stat.pmu_tq"),
+        map("synphasor.data.t_unlock", "synphasor.body.stat.t_unlock"),
+        map("synphasor.data.trigger_reason", "synphasor.body.stat.trigger_reason"),
     ]
 }
