@@ -4,9 +4,9 @@
 # 10.47.0.2; nothing leaves them; every client is bounded in time), and records tshark's
 # dissection of the same bytes as the oracle the tests compare with.
 #
-#   scripts/capture-telemetry.sh [bacnet] [opcua] [netflow] [synphasor]
-#                                      (as root; needs tcpdump, tshark, python3 with venv, PyPI,
-#                                       and for netflow Debian's softflowd)
+#   scripts/capture-telemetry.sh [bacnet] [opcua] [netflow] [synphasor] [ams]
+#                                      (as root; needs tcpdump, tshark, python3 with
+#                                       venv, PyPI, and for netflow Debian's softflowd)
 #
 #   bacnet.pcap   bacpypes3's BACnet/IP device (10.47.0.1, instance 1001, an analog and a binary
 #                 value) and a bacpypes3 client (10.47.0.2) on UDP 47808: a global Who-Is and
@@ -32,6 +32,12 @@
 #                 off transmission), the header frame, configuration frames (pypmu answers CFG-1
 #                 with its CFG-2 too)
 #                 (three phasors, three analog values, a digital word), five data frames.
+#   ams.pcap      pyads (Beckhoff's AdsLib, its AMS router in the client) at 10.47.0.2 against
+#                 pyads's ADS test server (10.47.0.1, an AMS/TCP server on 48898 answering as a
+#                 TwinCAT PLC, port 851): read device info, read state, read and write of
+#                 variables by name (a symbol handle got by read/write, a read or write by
+#                 handle, the handle released), and a read of a name the server lacks, which it
+#                 leaves unanswered.
 #
 # The PyPI packages go into a virtual environment ($TELEMETRY_VENV, default
 # /tmp/dissect-telemetry-venv), pinned to the versions the captures were made with. Each
@@ -48,10 +54,10 @@ a=dsx-tel-a
 b=dsx-tel-b
 peers=$root/scripts/corpus/telemetry-peers.py
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(bacnet opcua netflow synphasor)
+[ ${#wanted[@]} -gt 0 ] || wanted=(bacnet opcua netflow synphasor ams)
 
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
-"$venv/bin/pip" install -q bacpypes3==0.0.110 asyncua==2.1.0 synchrophasor==1.0.0a0
+"$venv/bin/pip" install -q bacpypes3==0.0.110 asyncua==2.1.0 synchrophasor==1.0.0a0 pyads==3.6.0
 py=$venv/bin/python
 
 work=$(mktemp -d)
@@ -169,6 +175,12 @@ while True:
     start_capture synphasor 'tcp port 4712'
     in_b timeout 30 "$py" "$peers" pdc 10.47.0.1 4712 >/dev/null
     stop_capture synphasor
+    stop_servers ;;
+  ams)
+    server timeout 60 "$py" "$peers" ads-server 10.47.0.1
+    start_capture ams 'tcp port 48898'
+    in_b timeout 30 "$py" "$peers" ads-client 10.47.0.1 >/dev/null
+    stop_capture ams
     stop_servers ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac

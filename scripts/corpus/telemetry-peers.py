@@ -6,6 +6,8 @@
     telemetry-peers.py opcua-client HOST PORT
     telemetry-peers.py pmu HOST PORT                   an IEEE C37.118 PMU (pypmu), ID 7734
     telemetry-peers.py pdc HOST PORT                   a PDC: header, configuration, 5 data frames
+    telemetry-peers.py ads-server HOST                 pyads's ADS test server (AMS/TCP 48898)
+    telemetry-peers.py ads-client HOST                 pyads (Beckhoff's AdsLib) as a client
 """
 import asyncio
 import collections
@@ -133,6 +135,42 @@ def pdc(host, port):
     collector.quit()
 
 
+def ads_server(host):
+    import time
+    import pyads
+    from pyads.testserver import AdsTestServer, AdvancedHandler, PLCVariable
+    handler = AdvancedHandler()
+    handler.add_variable(PLCVariable("MAIN.counter", 42, pyads.constants.ADST_INT16, "INT"))
+    handler.add_variable(PLCVariable("MAIN.temperature", 71.5, pyads.constants.ADST_REAL64, "LREAL"))
+    server = AdsTestServer(handler=handler, ip_address=host, logging=False)
+    server.start()
+    time.sleep(60)
+    server.stop()
+
+
+def ads_client(host):
+    import pyads
+    pyads.open_port()
+    pyads.set_local_address("10.47.0.2.1.1")
+    pyads.close_port()
+    plc = pyads.Connection("10.47.0.1.1.1", pyads.PORT_TC3PLC1, host)
+    steps = [
+        ("device info", lambda: plc.read_device_info()),
+        ("state", lambda: plc.read_state()),
+        ("read counter", lambda: plc.read_by_name("MAIN.counter", pyads.PLCTYPE_INT)),
+        ("write counter", lambda: plc.write_by_name("MAIN.counter", 7, pyads.PLCTYPE_INT)),
+        ("read counter", lambda: plc.read_by_name("MAIN.counter", pyads.PLCTYPE_INT)),
+        ("read temperature", lambda: plc.read_by_name("MAIN.temperature", pyads.PLCTYPE_LREAL)),
+        ("read missing", lambda: plc.read_by_name("MAIN.missing", pyads.PLCTYPE_INT)),
+    ]
+    with plc:
+        for name, step in steps:
+            try:
+                print(name, step())
+            except Exception as error:
+                print(name, "error", error)
+
+
 def main():
     role, rest = sys.argv[1], sys.argv[2:]
     if role == "bacnet-server":
@@ -147,6 +185,10 @@ def main():
         pmu(*rest)
     elif role == "pdc":
         pdc(*rest)
+    elif role == "ads-server":
+        ads_server(*rest)
+    elif role == "ads-client":
+        ads_client(*rest)
     else:
         sys.exit(f"unknown role {role}")
 

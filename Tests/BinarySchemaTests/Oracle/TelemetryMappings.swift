@@ -2,7 +2,8 @@ extension BundledSchemaOracleTests {
     /// Building automation and telemetry on real traffic between two network namespaces
     /// (scripts/capture-telemetry.sh): bacnet.pcap (bacpypes3: BVLC, NPDU, APDU), opcua.pcap (asyncua's
     /// server and client, OPC UA binary with security None), netflow.pcap (softflowd's NetFlow v5,
-    /// v9 and IPFIX export of traffic recorded there), synphasor.pcap (pypmu's PMU and PDC, C37.118).
+    /// v9 and IPFIX export of traffic recorded there), synphasor.pcap (pypmu's PMU and PDC, C37.118),
+    /// ams.pcap (Beckhoff's AdsLib in pyads against pyads's ADS test server).
     static let telemetryMappings: [Mapping] = [
         // BACnet/IP: the virtual link header, the NPDU and its control bits
         map("bvlc.type", "bvlc.type"), map("bvlc.function", "bvlc.function"),
@@ -471,5 +472,34 @@ extension BundledSchemaOracleTests {
         map("synphasor.data.pmu_tq", "synphasor.body.stat.pmu_tq"),
         map("synphasor.data.t_unlock", "synphasor.body.stat.t_unlock"),
         map("synphasor.data.trigger_reason", "synphasor.body.stat.trigger_reason"),
+        // Beckhoff ADS over AMS/TCP: the AMS header, its state flags, each command's request and response
+        map("ams.targetnetid", "ams.targetnetid", as: .position),
+        map("ams.targetport", "ams.targetport"),
+        map("ams.sendernetid", "ams.sendernetid", as: .position),
+        map("ams.senderport", "ams.senderport"),
+        map("ams.cmdid", "ams.cmdid"),
+        map("ams.stateflags", "ams.stateflags", as: .position),
+        // (the state flag bits are tshark's masks of the little-endian word, which the comparison reads as
+        // big-endian bit positions: the word is compared, and the bits by hand in the report)
+        map("ams.cbdata", "ams.cbdata"),
+        map("ams.errorcode", "ams.errorcode"),
+        map("ams.invokeid", "ams.invokeid"),
+        map("ams.ads_readdinfo_res", "ams.data.body", as: .position),
+        map("ams.ads_readstate_res", "ams.data.body", as: .position),
+        map("ams.adsresult", "ams.data.body.adsresult"),
+        map("ams.ads_state", "ams.data.body.ads_state"),
+        map("ams.ads_devicestate", "ams.data.body.ads_devicestate"),
+        map("ams.ads_readwrite_req", "ams.data.body", as: .position),
+        map("ams.ads_indexgroup", "ams.data.body.indexgroup"),
+        map("ams.ads_indexoffset", "ams.data.body.indexoffset"),
+        map("ams.ads_cbreadlength", "ams.data.body.cbreadlength"),
+        map("ams.ads_cbwritelength", "ams.data.body.cbwritelength"),
+        map("ams.ads_data", "ams.data.body.data", as: .position),
+        map("ams.ads_readwrite_res", "ams.data.body", as: .position),
+        map("ams.ads_cblength", "ams.data.body.cblength"),
+        map("ams.ads_read_req", "ams.data.body", as: .position),
+        map("ams.ads_read_res", "ams.data.body", as: .position),
+        map("ams.ads_write_req", "ams.data.body", as: .position),
+        map("ams.ads_write_res", "ams.data.body", as: .position),
     ]
 }
