@@ -92,7 +92,7 @@ import Testing
         let unknown = try run(["-r", "Corpus/captures/checksums.pcap", "--checksums", "default,tpc"])
         #expect(unknown.status == 64)
         #expect(unknown.error.hasPrefix(
-            "Error: --checksums 'default,tpc': no checksum named 'tpc' (known: default, all, none, icmp, icmpv6, ip, tcp, udp)"),
+            "Error: --checksums 'default,tpc': no checksum named 'tpc' (known: default, all, none, icmp, icmpv6, ip, synphasor, tcp, udp)"),
                 "\(unknown.error)")
         #expect(unknown.output.isEmpty)
         let empty = try run(["hex", "--checksums", "tcp,", "00"])

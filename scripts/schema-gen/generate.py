@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes Schemas/memcache.schema and Schemas/mongo.schema from the templates beside this file.
-The language has no byte search yet, so where a token ends is an expression written out here:
-@CMDLEN@, @KEYLEN@, @NUMLEN@ (the first space or CR among a text token's first 16, 64 or 20
-bytes), @DIGITS@ (a number of up to 8 digits, -1 if not one), @NAMELEN@ (the first NUL among
-a BSON element name's first 48 bytes). Edit a template, then run:
+Where a token ends is a `find_any` written out here: @CMDLEN@, @KEYLEN@, @NUMLEN@ (the first
+space or CR among a text token's first 16, 250 or 20 bytes, else as many as there are);
+@DIGITS@ (a number of up to 8 digits, -1 if not one) is a chain, as the language has no
+decimal parse. Edit a template, then run:
 
     python3 scripts/schema-gen/generate.py
 """
@@ -14,8 +14,8 @@ SCHEMAS = os.path.join(HERE, "..", "..", "Schemas")
 
 
 def token_length(maxlen):
-    parts = [f"remaining() <= {i} || peek({i}) == 0x20 || peek({i}) == 0x0D ? {i}" for i in range(maxlen)]
-    return "(" + " : ".join(parts) + f" : {maxlen})"
+    search = f'find_any(" \\r", {maxlen})'
+    return f"({search} < 0 ? min(remaining(), {maxlen}) : {search})"
 
 
 def digits(maxdigits):
@@ -28,14 +28,9 @@ def digits(maxdigits):
     return "(" + " : ".join(out) + " : -1)"
 
 
-def nul_position(maxlen):
-    parts = [f"remaining() <= {i} || peek({i}) == 0 ? {i}" for i in range(maxlen)]
-    return "(" + " : ".join(parts) + f" : {maxlen})"
-
-
 SUBSTITUTIONS = {
-    "@CMDLEN@": token_length(16), "@KEYLEN@": token_length(64), "@NUMLEN@": token_length(20),
-    "@DIGITS@": digits(8), "@NAMELEN@": nul_position(48),
+    "@CMDLEN@": token_length(16), "@KEYLEN@": token_length(250), "@NUMLEN@": token_length(20),
+    "@DIGITS@": digits(8),
 }
 NOTE = "// Written by scripts/schema-gen/generate.py from scripts/schema-gen/{0}.schema.in: edit that, then run it.\n"
 

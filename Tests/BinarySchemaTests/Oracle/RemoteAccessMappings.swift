@@ -77,12 +77,11 @@ extension BundledSchemaOracleTests {
         map("x11.errorcode", "x11.messages[*].body.errorcode"),
         map("x11.error_sequencenumber", "x11.messages[*].body.error_sequencenumber"),
         // rlogin: the startup, its acknowledgment, control messages, the window size, the data.
-        // The terminal type's field here ends with its '/' (tshark's stops before it): compared by
-        // nothing, the speed after it is.
         map("rlogin.client_startup_flag", "rlogin.client_startup_flag"),
         map("rlogin.user_info", "rlogin.user_info", as: .position),
         map("rlogin.client_user_name", "rlogin.user_info.client_user_name", as: .text),
         map("rlogin.server_user_name", "rlogin.user_info.server_user_name", as: .text),
+        map("rlogin.terminal_type", "rlogin.user_info.terminal_type", as: .text),
         map("rlogin.terminal_speed", "rlogin.user_info.terminal_speed", as: .text),
         map("rlogin.startup_info_received_flag", "rlogin.startup_info_received_flag"),
         map("rlogin.control_message", "rlogin.control_message"),
