@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Captures RDP's connection sequence and NFS from real servers and clients (Debian's xrdp with
-# freerdp2-x11's xfreerdp; nfs-kernel-server ...), between two network namespaces of their own
+# freerdp2-x11's xfreerdp; nfs-ganesha with libnfs-utils' clients), between two network namespaces of their own
 # joined by a veth pair (nothing leaves them; every client is bounded in time), and records
 # tshark's dissection of the same bytes as the oracle the tests compare with.
 #
 #   scripts/capture-rdp-nfs.sh [rdp] [rdp-tls] [nfs]
 #                                          (as root; needs tcpdump, tshark, python3, Debian's
-#                                           xrdp, freerdp2-x11 and xvfb, nfs-kernel-server)
+#                                           xrdp, freerdp2-x11 and xvfb, rpcbind, nfs-ganesha,
+#                                           nfs-ganesha-vfs and libnfs-utils)
 #
 #   rdp.pcap       xrdp with standard RDP security (security_layer=rdp, 40-bit RC4) and
 #                  `xfreerdp /sec:rdp +auth-only`: the X.224 connection request with its
@@ -15,6 +16,11 @@
 #                  Connect-Response (the GCC client and server data), erect domain, attach
 #                  user, the channel joins, then the security exchange and the encrypted
 #                  client info and licensing PDUs (MCS send data with RDP security headers).
+#   nfs.pcap       nfs-ganesha (NFSv3 and NFSv4 over TCP, MOUNT v3) and libnfs-utils' nfs-ls and nfs-cat
+#                  (libnfs, a user-space client: the kernel client does not mount here): MOUNT
+#                  NULL, MNT and EXPORT; NFSv3 NULL, FSINFO, GETATTR, READDIRPLUS, LOOKUP, ACCESS
+#                  and READ; NFSv4 NULL and COMPOUNDs (SETCLIENTID, SETCLIENTID_CONFIRM, LOOKUP,
+#                  READDIR, ...). The portmap GETPORT calls before them go to 111, not captured.
 #   rdp-tls.pcap   xrdp negotiating (security_layer=negotiate): xfreerdp asking for RDP, TLS and
 #                  CredSSP gets TLS selected (a negotiation response) and then a TLS handshake;
 #                  and xrdp requiring TLS (security_layer=tls), asked for standard RDP security
@@ -113,6 +119,33 @@ capture_rdp_tls() {
   start_xrdp tls
   xfreerdp_auth /sec:nla
   stop_capture rdp-tls
+  stop_servers
+}
+
+capture_nfs() {
+  # nfs-ganesha (Linux's kernel NFS server does not run in a container) serving a small directory
+  # over NFSv3 and NFSv4 on TCP 2049, MOUNT on 20048, registered with rpcbind; libnfs-utils'
+  # nfs-ls and nfs-cat as the clients (user-space libnfs: no kernel mount).
+  mkdir -p "$work/export/sub"
+  echo "hello from nfs" >"$work/export/hello.txt"
+  echo x >"$work/export/sub/a"
+  cat >"$work/ganesha.conf" <<CONF
+NFS_CORE_PARAM { Protocols = 3, 4; NFS_Port = 2049; MNT_Port = 20048; Bind_addr = $server_ip; Enable_RQUOTA = false; Enable_NLM = false; }
+NFSV4 { Graceless = true; }
+EXPORT { Export_Id = 1; Path = $work/export; Pseudo = /export; Access_Type = RO; Squash = No_Root_Squash; Protocols = 3, 4; Transports = TCP; SecType = sys; FSAL { Name = VFS; } }
+LOG { Default_Log_Level = WARN; }
+CONF
+  server rpcbind -f -h "$server_ip"
+  sleep 1
+  server ganesha.nfsd -F -f "$work/ganesha.conf" -L "$work/ganesha.log" -p "$work/ganesha.pid"
+  sleep 4
+  start_capture nfs 'tcp port 2049 or tcp port 20048'
+  # NFSv3: MOUNT's MNT, FSINFO, GETATTR, READDIRPLUS (nfs-ls); LOOKUP, ACCESS, READ (nfs-cat).
+  in_cli timeout 10 nfs-ls "nfs://$server_ip$work/export?version=3" >/dev/null 2>&1 || true
+  in_cli timeout 10 nfs-cat "nfs://$server_ip$work/export/hello.txt?version=3" >/dev/null 2>&1 || true
+  # NFSv4: COMPOUNDs (SETCLIENTID, PUTROOTFH, LOOKUP, GETFH, GETATTR, READDIR).
+  in_cli timeout 10 nfs-ls "nfs://$server_ip/export?version=4" >/dev/null 2>&1 || true
+  stop_capture nfs
   stop_servers
 }
 
