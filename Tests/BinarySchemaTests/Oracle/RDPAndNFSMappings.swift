@@ -30,7 +30,7 @@ extension BundledSchemaOracleTests {
         map("rdp.encryptedClientRandom", "rdp.encryptedClientRandom", as: .position),
         map("rdp.dataSignature", "rdp.dataSignature", as: .position),
         // MOUNT's MNT answer
-        map("mount.status", "mount.status"), map("mount.flavors", "mount.flavors"), map("mount.flavor", "mount.flavor[*]"),
+        map("mount.status", "mount.status"), map("mount.flavors", "mount.flavors"), map("mount.flavor", "mount.flavor_list[*].flavor"),
         // NFSv3 calls
         map("nfs.procedure_v3", "nfs.procedure_v3"),
         map("nfs.fh.length", "mount.fhandle.length", "nfs.object.length", "nfs.what.dir.length", "nfs.entries[*].name_handle.length"),
