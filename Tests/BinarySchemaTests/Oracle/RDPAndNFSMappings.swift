@@ -17,14 +17,51 @@ extension BundledSchemaOracleTests {
         map("rdp.negFailure.failureCode", "rdp.failureCode"),
         // rdp.neg_length is not mapped: tshark gives the two-byte length a one-byte span.
         // T.125 MCS domain PDUs (Wireshark names their fields t124.*). Not mapped: t124.result (tshark
-        // also names so GCC's conference create result inside the Connect-Response, which is bytes
-        // here), t124.subHeight and subInterval (tshark's span starts at PER's length byte), and the
+        // also names so GCC's conference create result inside the Connect-Response, which is part of
+        // the t124.connectPDU bytes here), t124.subHeight and subInterval (tshark's span starts at PER's length byte), and the
         // Segmentation bits (tshark places PER bit fields at the PDU's first byte).
         map("t124.DomainMCSPDU", "t125.DomainMCSPDU"),
         map("t124.reason", "t125.reason"),
         map("t124.initiator", "t125.initiator"), map("t124.requested", "t125.requested"),
         map("t124.channelId", "t125.channelId"),
         map("t124.dataPriority", "t125.send.dataPriority"),
+        // MCS Connect-Initial and Connect-Response (BER), GCC's ConnectData (T.124) and RDP's data blocks
+        // (t125.ConnectMCSPDU is not mapped: tshark's span starts at the identifier octet, ours is the
+        // tag number's octet after it; nor t124.connectPDU, whose span tshark takes from the PER length,
+        // which xrdp's response writes short of the user data)
+        map("t125.result", "t125.result"),
+        map("t125.calledConnectId", "t125.calledConnectId"),
+        map("t125.callingDomainSelector", "t125.initial.callingDomainSelector", as: .position),
+        map("t125.calledDomainSelector", "t125.initial.calledDomainSelector", as: .position),
+        map("t125.maxChannelIds", "t125.initial.targetParameters.maxChannelIds", "t125.initial.minimumParameters.maxChannelIds", "t125.initial.maximumParameters.maxChannelIds", "t125.domainParameters.maxChannelIds"),
+        map("t125.maxUserIds", "t125.initial.targetParameters.maxUserIds", "t125.initial.minimumParameters.maxUserIds", "t125.initial.maximumParameters.maxUserIds", "t125.domainParameters.maxUserIds"),
+        map("t125.maxTokenIds", "t125.initial.targetParameters.maxTokenIds", "t125.initial.minimumParameters.maxTokenIds", "t125.initial.maximumParameters.maxTokenIds", "t125.domainParameters.maxTokenIds"),
+        map("t125.numPriorities", "t125.initial.targetParameters.numPriorities", "t125.initial.minimumParameters.numPriorities", "t125.initial.maximumParameters.numPriorities", "t125.domainParameters.numPriorities"),
+        map("t125.minThroughput", "t125.initial.targetParameters.minThroughput", "t125.initial.minimumParameters.minThroughput", "t125.initial.maximumParameters.minThroughput", "t125.domainParameters.minThroughput"),
+        map("t125.maxHeight", "t125.initial.targetParameters.maxHeight", "t125.initial.minimumParameters.maxHeight", "t125.initial.maximumParameters.maxHeight", "t125.domainParameters.maxHeight"),
+        map("t125.maxMCSPDUsize", "t125.initial.targetParameters.maxMCSPDUsize", "t125.initial.minimumParameters.maxMCSPDUsize", "t125.initial.maximumParameters.maxMCSPDUsize", "t125.domainParameters.maxMCSPDUsize"),
+        map("t125.protocolVersion", "t125.initial.targetParameters.protocolVersion", "t125.initial.minimumParameters.protocolVersion", "t125.initial.maximumParameters.protocolVersion", "t125.domainParameters.protocolVersion"),
+        map("t124.object", "t124.object", as: .position),
+        map("t124.h221NonStandard", "t124.connectPDU.h221NonStandard", as: .position),
+        map("rdp.header.type", "rdp.blocks[*].type"), map("rdp.header.length", "rdp.blocks[*].length"),
+        map("rdp.version.major", "rdp.blocks[*].body.version_major"), map("rdp.version.minor", "rdp.blocks[*].body.version_minor"),
+        map("rdp.desktop.width", "rdp.blocks[*].body.width"), map("rdp.desktop.height", "rdp.blocks[*].body.height"),
+        map("rdp.colorDepth", "rdp.blocks[*].body.colorDepth"), map("rdp.SASSequence", "rdp.blocks[*].body.SASSequence"),
+        map("rdp.keyboardLayout", "rdp.blocks[*].body.keyboardLayout"), map("rdp.client.build", "rdp.blocks[*].body.build"),
+        map("rdp.client.name", "rdp.blocks[*].body.client_name", as: .text),
+        map("rdp.encryptionMethods", "rdp.blocks[*].body.encryptionMethods", as: .position),
+        map("rdp.extEncryptionMethods", "rdp.blocks[*].body.extEncryptionMethods", as: .position),
+        map("rdp.channelCount", "rdp.blocks[*].body.client_channelCount", "rdp.blocks[*].body.server_channelCount"),
+        map("rdp.name", "rdp.blocks[*].body.channels[*].name", as: .text),
+        map("rdp.options", "rdp.blocks[*].body.channels[*].options"),
+        map("rdp.clusterFlags", "rdp.blocks[*].body.clusterFlags"),
+        map("rdp.redirectedSessionId", "rdp.blocks[*].body.redirectedSessionId"),
+        map("rdp.encryptionMethod", "rdp.blocks[*].body.encryptionMethod"),
+        map("rdp.encryptionLevel", "rdp.blocks[*].body.encryptionLevel"),
+        map("rdp.serverRandomLen", "rdp.blocks[*].body.serverRandomLen"), map("rdp.serverCertLen", "rdp.blocks[*].body.serverCertLen"),
+        map("rdp.serverRandom", "rdp.blocks[*].body.serverRandom", as: .position),
+        map("rdp.serverCertificate", "rdp.blocks[*].body.serverCertificate", as: .position),
+        map("rdp.MCSChannelId", "rdp.blocks[*].body.MCSChannelId", "rdp.blocks[*].body.channelIds[*].id"),
         // The RDP security header of a send data request's user data (standard RDP security)
         map("rdp.flags", "rdp.flags"), map("rdp.flagsHi", "rdp.flagsHi"), map("rdp.length", "rdp.length"),
         map("rdp.encryptedClientRandom", "rdp.encryptedClientRandom", as: .position),
