@@ -54,5 +54,16 @@ extension BundledSchemaOracleTests {
         map("isakmp.enc.data", "isakmp.payloads[*].body.data", as: .position),
         // UDP 4500
         map("udpencap.non_esp_marker", "udpencap.non_esp_marker", as: .position),
+        // OpenVPN (over TCP after openvpn.plen); the type byte is a bit struct: compared by position
+        map("openvpn.plen", "openvpn.plen"),
+        map("openvpn.type", "openvpn.type", as: .position),
+        map("openvpn.opcode", "openvpn.type.opcode"), map("openvpn.keyid", "openvpn.type.keyid"),
+        map("openvpn.sessionid", "openvpn.body.sessionid"), map("openvpn.hmac", "openvpn.body.hmac", as: .position),
+        map("openvpn.pid", "openvpn.body.pid"), map("openvpn.net_time", "openvpn.body.net_time", as: .position),
+        map("openvpn.mpidarraylength", "openvpn.body.mpidarraylength"),
+        map("openvpn.mpidarrayelement", "openvpn.body.mpidarrayelement[*]"),
+        map("openvpn.rsessionid", "openvpn.body.rsessionid"), map("openvpn.mpid", "openvpn.body.mpid"),
+        map("openvpn.peerid", "openvpn.body.peerid"),
+        map("openvpn.data", "openvpn.body.data", "openvpn.body.rest", as: .position),
     ]
 }
