@@ -192,12 +192,43 @@ openvpn_run() { # name proto
   stop_capture "$1"
 }
 
+# WireGuard: the kernel's module when it is there, else wireguard-go (userspace, a TUN device);
+# fresh keys each run; a handshake, three pings through the tunnel, a persistent keepalive.
+wireguard_run() { # name
+  local w=$work/wg
+  mkdir -p "$w"
+  for side in a b; do (umask 077; wg genkey > "$w/$side.key"); wg pubkey < "$w/$side.key" > "$w/$side.pub"; done
+  start_capture "$1" 'udp port 51820'
+  for side in a b; do
+    # one interface name per side: wireguard-go's control sockets share /run/wireguard
+    ns=$a; peer=b; addr=10.96.0.1; peer_ip=10.99.0.2; dev=dsxwg0
+    [ $side = b ] && { ns=$b; peer=a; addr=10.96.0.2; peer_ip=10.99.0.1; dev=dsxwg1; }
+    if ! ip -n "$ns" link add $dev type wireguard 2>/dev/null; then
+      ip netns exec "$ns" env WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD=1 timeout 40 wireguard-go -f $dev \
+        >"$w/wireguard-go-$side.log" 2>&1 &
+      pids+=($!)
+      for _ in $(seq 1 20); do ip -n "$ns" link show $dev >/dev/null 2>&1 && break; sleep 0.2; done
+    fi
+    ip netns exec "$ns" wg set $dev listen-port 51820 private-key "$w/$side.key" \
+      peer "$(cat "$w/$peer.pub")" endpoint "$peer_ip:51820" allowed-ips 10.96.0.0/24 persistent-keepalive 1
+    ip -n "$ns" addr add "$addr/24" dev $dev
+    ip -n "$ns" link set $dev up
+  done
+  ip netns exec "$a" ping -q -c 3 -i 0.2 -W 2 10.96.0.2 >/dev/null || true
+  sleep 1.5
+  stop_capture "$1"
+  stop_peers
+  ip -n "$a" link del dsxwg0 2>/dev/null || true
+  ip -n "$b" link del dsxwg1 2>/dev/null || true
+}
+
 for name in "${wanted[@]}"; do
   case $name in
   ikev2) ikev2 ikev2 no ;;
   ikev2-natt) ikev2 ikev2-natt yes ;;
   openvpn-udp) openvpn_run openvpn-udp udp ;;
   openvpn-tcp) openvpn_run openvpn-tcp tcp ;;
+  wireguard) wireguard_run wireguard ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac
 done

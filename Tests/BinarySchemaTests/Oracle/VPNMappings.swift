@@ -65,5 +65,14 @@ extension BundledSchemaOracleTests {
         map("openvpn.rsessionid", "openvpn.body.rsessionid"), map("openvpn.mpid", "openvpn.body.mpid"),
         map("openvpn.peerid", "openvpn.body.peerid"),
         map("openvpn.data", "openvpn.body.data", "openvpn.body.rest", as: .position),
+        // WireGuard (little-endian; tshark shows wg.ephemeral as base64 text: compared by position)
+        map("wg.type", "wg.type"), map("wg.reserved", "wg.reserved", as: .position),
+        map("wg.sender", "wg.sender"), map("wg.receiver", "wg.receiver"),
+        map("wg.ephemeral", "wg.ephemeral", as: .position),
+        map("wg.encrypted_static", "wg.encrypted_static", as: .position),
+        map("wg.encrypted_timestamp", "wg.encrypted_timestamp", as: .position),
+        map("wg.encrypted_empty", "wg.encrypted_empty", as: .position),
+        map("wg.mac1", "wg.mac1", as: .position), map("wg.mac2", "wg.mac2", as: .position),
+        map("wg.counter", "wg.counter"), map("wg.encrypted_packet", "wg.encrypted_packet", as: .position),
     ]
 }
