@@ -222,6 +222,51 @@ wireguard_run() { # name
   ip -n "$b" link del dsxwg1 2>/dev/null || true
 }
 
+# L2TPv2: xl2tpd as LNS in namespace b and LAC in a (each with its own pid and control files,
+# as /run is shared). The control connection (SCCRQ, SCCRP, SCCCN, ZLB acknowledgements, HELLO)
+# and the session (ICRQ, ICRP, ICCN) are real; PPP over it needs pppd and the kernel's PPP
+# support (/dev/ppp), which this container lacks, so the session is torn down (CDN, StopCCN).
+l2tp_run() { # name
+  local l=$work/l2tp
+  mkdir -p "$l"
+  printf 'noauth\nnodefaultroute\nlcp-echo-interval 0\n' > "$l/options"
+  cat > "$l/lns.conf" <<EOF
+[global]
+listen-addr = 10.99.0.2
+port = 1701
+access control = no
+[lns default]
+ip range = 10.95.0.10-10.95.0.20
+local ip = 10.95.0.1
+require authentication = no
+pppoptfile = $l/options
+length bit = yes
+EOF
+  cat > "$l/lac.conf" <<EOF
+[global]
+listen-addr = 10.99.0.1
+port = 1701
+access control = no
+[lac dsx]
+lns = 10.99.0.2
+pppoptfile = $l/options
+length bit = yes
+autodial = yes
+redial = no
+EOF
+  ip netns exec "$b" timeout 20 xl2tpd -D -c "$l/lns.conf" -p "$l/lns.pid" -C "$l/lns-control" -s /dev/null \
+    >"$l/lns.log" 2>&1 &
+  pids+=($!)
+  sleep 1
+  start_capture "$1" 'udp port 1701'
+  ip netns exec "$a" timeout 8 xl2tpd -D -c "$l/lac.conf" -p "$l/lac.pid" -C "$l/lac-control" -s /dev/null \
+    >"$l/lac.log" 2>&1 &
+  pids+=($!)
+  sleep 9
+  stop_capture "$1"
+  stop_peers
+}
+
 for name in "${wanted[@]}"; do
   case $name in
   ikev2) ikev2 ikev2 no ;;
@@ -229,6 +274,7 @@ for name in "${wanted[@]}"; do
   openvpn-udp) openvpn_run openvpn-udp udp ;;
   openvpn-tcp) openvpn_run openvpn-tcp tcp ;;
   wireguard) wireguard_run wireguard ;;
+  l2tp) l2tp_run l2tp ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac
 done

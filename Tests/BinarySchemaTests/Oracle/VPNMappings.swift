@@ -2,7 +2,8 @@ extension BundledSchemaOracleTests {
     /// VPNs and key exchange between two network namespaces (scripts/capture-vpn.sh): ikev2.pcap
     /// (strongSwan, a pre-shared key: IKE_SA_INIT on UDP 500, IKE_AUTH, CREATE_CHILD_SA and
     /// INFORMATIONAL on UDP 4500 behind the non-ESP marker, ESP in UDP 4500), openvpn-udp.pcap and
-    /// openvpn-tcp.pcap (OpenVPN with TLS and tls-auth), wireguard.pcap (wireguard-go).
+    /// openvpn-tcp.pcap (OpenVPN with TLS and tls-auth), wireguard.pcap (wireguard-go), l2tp.pcap
+    /// (xl2tpd: the control connection and a session, torn down as PPP cannot start here).
     static let vpnMappings: [Mapping] = [
         // ISAKMP header (version and flags are bit structs: their byte is compared by position)
         map("isakmp.ispi", "isakmp.ispi", as: .position), map("isakmp.rspi", "isakmp.rspi", as: .position),
@@ -74,5 +75,36 @@ extension BundledSchemaOracleTests {
         map("wg.encrypted_empty", "wg.encrypted_empty", as: .position),
         map("wg.mac1", "wg.mac1", as: .position), map("wg.mac2", "wg.mac2", as: .position),
         map("wg.counter", "wg.counter"), map("wg.encrypted_packet", "wg.encrypted_packet", as: .position),
+        // L2TPv2: the flag word is a bit struct (compared by position), then the header and AVPs
+        map("l2tp.flags", "l2tp.flags", as: .position),
+        map("l2tp.type", "l2tp.flags.type"), map("l2tp.length_bit", "l2tp.flags.length_bit"),
+        map("l2tp.seq_bit", "l2tp.flags.seq_bit"), map("l2tp.offset_bit", "l2tp.flags.offset_bit"),
+        map("l2tp.priority", "l2tp.flags.priority"), map("l2tp.version", "l2tp.flags.version"),
+        map("l2tp.length", "l2tp.length"), map("l2tp.tunnel", "l2tp.tunnel"), map("l2tp.session", "l2tp.session"),
+        map("l2tp.Ns", "l2tp.Ns"), map("l2tp.Nr", "l2tp.Nr"),
+        map("l2tp.avp.mandatory", "l2tp.avp[*].mandatory"), map("l2tp.avp.hidden", "l2tp.avp[*].hidden"),
+        map("l2tp.avp.length", "l2tp.avp[*].length"), map("l2tp.avp.vendor_id", "l2tp.avp[*].vendor_id"),
+        map("l2tp.avp.type", "l2tp.avp[*].type"),
+        map("l2tp.avp.host_name", "l2tp.avp[*].value.host_name", as: .text), map("l2tp.avp.vendor_name", "l2tp.avp[*].value.vendor_name", as: .text),
+        map("l2tp.avp.message_type", "l2tp.avp[*].value.message_type"),
+        map("l2tp.result_code", "l2tp.avp[*].value.result_code"),
+        map("l2tp.avp.error_code", "l2tp.avp[*].value.error_code"),
+        map("l2tp.avp.protocol_version", "l2tp.avp[*].value.protocol_version"),
+        map("l2tp.avp.protocol_revision", "l2tp.avp[*].value.protocol_revision"),
+        map("l2tp.avp.async_framing_supported", "l2tp.avp[*].value.framing_capabilities.async"),
+        map("l2tp.avp.sync_framing_supported", "l2tp.avp[*].value.framing_capabilities.sync"),
+        map("l2tp.avp.analog_access_supported", "l2tp.avp[*].value.bearer_capabilities.analog"),
+        map("l2tp.avp.digital_access_supported", "l2tp.avp[*].value.bearer_capabilities.digital"),
+        map("l2tp.avp.async_framing_type", "l2tp.avp[*].value.framing_type.async"),
+        map("l2tp.avp.sync_framing_type", "l2tp.avp[*].value.framing_type.sync"),
+        map("l2tp.avp.analog_bearer_type", "l2tp.avp[*].value.bearer_type.analog"),
+        map("l2tp.avp.digital_bearer_type", "l2tp.avp[*].value.bearer_type.digital"),
+        map("l2tp.avp.firmware_revision", "l2tp.avp[*].value.firmware_revision"),
+        map("l2tp.avp.assigned_tunnel_id", "l2tp.avp[*].value.assigned_tunnel_id"),
+        map("l2tp.avp.receive_window_size", "l2tp.avp[*].value.receive_window_size"),
+        map("l2tp.avp.assigned_session_id", "l2tp.avp[*].value.assigned_session_id"),
+        map("l2tp.avp.call_serial_number", "l2tp.avp[*].value.call_serial_number"),
+        map("l2tp.avp.connect_speed", "l2tp.avp[*].value.connect_speed"),
+        map("l2tp.avp.rx_connect_speed", "l2tp.avp[*].value.rx_connect_speed"),
     ]
 }
