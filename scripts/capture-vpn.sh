@@ -4,23 +4,29 @@
 # bounded in time), and records tshark's dissection of the same bytes as the oracle the tests
 # compare with.
 #
-#   scripts/capture-vpn.sh [ikev2] [ikev2-natt] [openvpn-udp] [openvpn-tcp] [wireguard]
-#                                              (as root; needs tcpdump, tshark, strongswan-charon,
-#                                               strongswan-swanctl, openvpn, wireguard-tools)
+#   scripts/capture-vpn.sh [ikev2] [openvpn-udp] [openvpn-tcp] [wireguard] [l2tp]
+#                           (as root; needs tcpdump, tshark, openssl and Debian's strongswan-charon,
+#                            strongswan-swanctl, libcharon-extra-plugins, openvpn, wireguard-tools,
+#                            wireguard-go, xl2tpd)
 #
-#   ikev2.pcap        strongSwan's charon in each namespace, a pre-shared key, transport mode:
-#                     IKE_SA_INIT (SA with proposals and transforms, KE, Nonce, Notify: NAT
-#                     detection, fragmentation, signature hash algorithms, Vendor IDs) and its
-#                     reply, IKE_AUTH (the Encrypted payload), ESP of three pings through the SA
-#                     (IP protocol 50), and the INFORMATIONAL exchange deleting the IKE SA.
-#   ikev2-natt.pcap   the same with UDP encapsulation forced (swanctl's encap = yes): IKE_AUTH and
-#                     INFORMATIONAL on UDP 4500 behind the non-ESP marker, ESP in UDP 4500.
-#   openvpn-udp.pcap  openvpn with TLS (a throwaway CA made with openssl) over UDP 1194: hard
-#                     reset, control and ACK packets carrying the TLS handshake, data packets
-#                     (P_DATA_V2) of three pings through the tunnel.
+#   ikev2.pcap        strongSwan's charon in each namespace, a pre-shared key, a tunnel between
+#                     two /32s: IKE_SA_INIT on UDP 500 (SA with two proposals and their transforms,
+#                     KE, Nonce, Notify: NAT detection, fragmentation, signature hash algorithms,
+#                     redirect, childless, multiple auth), IKE_AUTH on UDP 4500 behind the non-ESP
+#                     marker (the Encrypted payload), ESP in UDP 4500 of three pings through the
+#                     CHILD_SA, CREATE_CHILD_SA rekeying it, INFORMATIONAL exchanges deleting the old
+#                     CHILD_SA and the IKE SA. The container's kernel has no XFRM, so ESP is
+#                     strongSwan's userspace kernel-libipsec (a TUN device), which always
+#                     encapsulates in UDP (swanctl's encap = yes).
+#   openvpn-udp.pcap  OpenVPN 2.6 with TLS (a throwaway CA made with openssl) and tls-auth over UDP
+#                     1194: hard resets, P_CONTROL_V1 carrying the TLS 1.3 handshake, P_ACK_V1,
+#                     P_DATA_V2 of three pings through the tunnel.
 #   openvpn-tcp.pcap  the same over TCP 1194 (each packet after a 16-bit length).
-#   wireguard.pcap    WireGuard between the namespaces (the kernel's module, else wireguard-go):
-#                     handshake initiation and response, transport data of three pings, keepalive.
+#   wireguard.pcap    WireGuard between the namespaces (the kernel's module, else wireguard-go, as
+#                     here): handshake initiation (both sides), response, transport data of three
+#                     pings, keepalives.
+#   l2tp.pcap         xl2tpd as LAC and LNS: SCCRQ, SCCRP, SCCCN, ICRQ, ICRP, ICCN, ZLB
+#                     acknowledgements, and CDN when pppd cannot start (no /dev/ppp here).
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/common.py's write_capture), with its oracle Corpus/oracle/<name>.json and
@@ -30,7 +36,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(ikev2 ikev2-natt openvpn-udp openvpn-tcp wireguard)
+[ ${#wanted[@]} -gt 0 ] || wanted=(ikev2 openvpn-udp openvpn-tcp wireguard l2tp)
 a=dsx-vpn-a
 b=dsx-vpn-b
 
@@ -269,8 +275,7 @@ EOF
 
 for name in "${wanted[@]}"; do
   case $name in
-  ikev2) ikev2 ikev2 no ;;
-  ikev2-natt) ikev2 ikev2-natt yes ;;
+  ikev2) ikev2 ikev2 yes ;;
   openvpn-udp) openvpn_run openvpn-udp udp ;;
   openvpn-tcp) openvpn_run openvpn-tcp tcp ;;
   wireguard) wireguard_run wireguard ;;
