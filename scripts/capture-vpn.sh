@@ -4,7 +4,7 @@
 # bounded in time), and records tshark's dissection of the same bytes as the oracle the tests
 # compare with.
 #
-#   scripts/capture-vpn.sh [ikev2] [openvpn-udp] [openvpn-tcp] [wireguard] [l2tp]
+#   scripts/capture-vpn.sh [ikev2] [ikev1] [openvpn-udp] [openvpn-tcp] [wireguard] [l2tp]
 #                           (as root; needs tcpdump, tshark, openssl and Debian's strongswan-charon,
 #                            strongswan-swanctl, libcharon-extra-plugins, openvpn, wireguard-tools,
 #                            wireguard-go, xl2tpd)
@@ -18,6 +18,10 @@
 #                     CHILD_SA and the IKE SA. The container's kernel has no XFRM, so ESP is
 #                     strongSwan's userspace kernel-libipsec (a TUN device), which always
 #                     encapsulates in UDP (swanctl's encap = yes).
+#   ikev1.pcap        the same peers with IKEv1: main mode (SA with DOI, situation, a proposal
+#                     with two transforms and their IKE attributes, Vendor IDs; KE, Nonce, NAT-D;
+#                     then encrypted), quick mode (encrypted), ESP in UDP 4500, a quick mode rekey,
+#                     and informational deletes.
 #   openvpn-udp.pcap  OpenVPN 2.6 with TLS (a throwaway CA made with openssl) and tls-auth over UDP
 #                     1194: hard resets, P_CONTROL_V1 carrying the TLS 1.3 handshake, P_ACK_V1,
 #                     P_DATA_V2 of three pings through the tunnel.
@@ -36,7 +40,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(ikev2 openvpn-udp openvpn-tcp wireguard l2tp)
+[ ${#wanted[@]} -gt 0 ] || wanted=(ikev2 ikev1 openvpn-udp openvpn-tcp wireguard l2tp)
 a=dsx-vpn-a
 b=dsx-vpn-b
 
@@ -89,8 +93,8 @@ stop_peers() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait
 
 # strongSwan: one charon per namespace, each with its own /run (a tmpfs in the namespace's own
 # mount namespace) and its own configuration (STRONGSWAN_CONF, swanctl --file).
-strongswan_peer() { # ns dir local remote encap local_ts remote_ts
-  local ns=$1 dir=$2 local=$3 remote=$4 encap=$5
+strongswan_peer() { # ns dir local remote encap local_ts remote_ts ike_version
+  local ns=$1 dir=$2 local=$3 remote=$4 encap=$5 version=${8:-2}
   mkdir -p "$dir"
   cat > "$dir/strongswan.conf" <<EOF
 charon {
@@ -109,7 +113,7 @@ EOF
   cat > "$dir/swanctl.conf" <<EOF
 connections {
   peer {
-    version = 2
+    version = $version
     local_addrs = $local
     remote_addrs = $remote
     proposals = aes128-sha256-modp2048,aes256gcm16-prfsha384-ecp384
@@ -139,11 +143,11 @@ EOF
     STRONGSWAN_CONF=$dir/strongswan.conf exec timeout 60 /usr/lib/ipsec/charon" >"$dir/charon.log" 2>&1 &
   pids+=($!)
 }
-ikev2() { # name encap
+ikev2() { # name encap [ike_version]
   ip -n "$a" addr add 10.97.1.1/32 dev lo 2>/dev/null || true
   ip -n "$b" addr add 10.97.2.1/32 dev lo 2>/dev/null || true
-  strongswan_peer "$a" "$work/a" 10.99.0.1 10.99.0.2 "$2" 10.97.1.1/32 10.97.2.1/32
-  strongswan_peer "$b" "$work/b" 10.99.0.2 10.99.0.1 "$2" 10.97.2.1/32 10.97.1.1/32
+  strongswan_peer "$a" "$work/a" 10.99.0.1 10.99.0.2 "$2" 10.97.1.1/32 10.97.2.1/32 "${3:-2}"
+  strongswan_peer "$b" "$work/b" 10.99.0.2 10.99.0.1 "$2" 10.97.2.1/32 10.97.1.1/32 "${3:-2}"
   sleep 3
   for side in a b; do
     ns=$a; [ $side = b ] && ns=$b
@@ -276,6 +280,7 @@ EOF
 for name in "${wanted[@]}"; do
   case $name in
   ikev2) ikev2 ikev2 yes ;;
+  ikev1) ikev2 ikev1 yes 1 ;;
   openvpn-udp) openvpn_run openvpn-udp udp ;;
   openvpn-tcp) openvpn_run openvpn-tcp tcp ;;
   wireguard) wireguard_run wireguard ;;

@@ -1,6 +1,6 @@
 extension BundledSchemaOracleTests {
     /// VPNs and key exchange between two network namespaces (scripts/capture-vpn.sh): ikev2.pcap
-    /// (strongSwan, a pre-shared key: IKE_SA_INIT on UDP 500, IKE_AUTH, CREATE_CHILD_SA and
+    /// and ikev1.pcap (strongSwan, a pre-shared key: IKE_SA_INIT or main mode on UDP 500, IKE_AUTH, CREATE_CHILD_SA and
     /// INFORMATIONAL on UDP 4500 behind the non-ESP marker, ESP in UDP 4500), openvpn-udp.pcap and
     /// openvpn-tcp.pcap (OpenVPN with TLS and tls-auth), wireguard.pcap (wireguard-go), l2tp.pcap
     /// (xl2tpd: the control connection and a session, torn down as PPP cannot start here).
@@ -26,7 +26,7 @@ extension BundledSchemaOracleTests {
             "isakmp.payloads[*].body.proposals[*].body.transform[*].payloadlength"),
         map("isakmp.reserved", "isakmp.payloads[*].body.reserved", "isakmp.payloads[*].body.proposals[*].reserved",
             "isakmp.payloads[*].body.proposals[*].body.transform[*].reserved",
-            "isakmp.payloads[*].body.proposals[*].body.transform[*].body.reserved", as: .position),
+            "isakmp.payloads[*].body.proposals[*].body.transform[*].body.reserved", "isakmp.payloads[*].reserved", as: .position),
         // Security Association: proposals, transforms, attributes
         map("isakmp.prop.number", "isakmp.payloads[*].body.proposals[*].body.number"),
         map("isakmp.prop.protoid", "isakmp.payloads[*].body.proposals[*].body.protoid"),
@@ -43,16 +43,39 @@ extension BundledSchemaOracleTests {
         map("isakmp.ike2.attr.value", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].value",
             "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].data", as: .position),
         map("isakmp.ike2.attr.key_length", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].value"),
+        // IKEv1: the generic header's reserved byte, SA with DOI and situation, transforms with IKE attributes
+        map("isakmp.sa.doi", "isakmp.payloads[*].body.doi"),
+        map("isakmp.sa.situation", "isakmp.payloads[*].body.situation", as: .position),
+        map("isakmp.sa.situation.identity_only", "isakmp.payloads[*].body.situation.identity_only"),
+        map("isakmp.sa.situation.secrecy", "isakmp.payloads[*].body.situation.secrecy"),
+        map("isakmp.sa.situation.integrity", "isakmp.payloads[*].body.situation.integrity"),
+        map("isakmp.trans.number", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.number"),
+        map("isakmp.trans.id", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.id"),
+        map("isakmp.ike.attr", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*]", as: .position),
+        map("isakmp.ike.attr.format", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].format"),
+        map("isakmp.ike.attr.type", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].type"),
+        map("isakmp.ike.attr.value", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].value",
+            "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].data", as: .position),
+        map("isakmp.ike.attr.encryption_algorithm", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].value"),
+        map("isakmp.ike.attr.hash_algorithm", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].value"),
+        map("isakmp.ike.attr.authentication_method", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].value"),
+        map("isakmp.ike.attr.group_description", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].value"),
+        map("isakmp.ike.attr.life_type", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].value"),
+        map("isakmp.ike.attr.life_duration", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].value",
+            "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].data"),
+        map("isakmp.ike.attr.key_length", "isakmp.payloads[*].body.proposals[*].body.transform[*].body.attr[*].value"),
+        map("isakmp.ike.nat_hash", "isakmp.payloads[*].body", as: .position),
+        map("isakmp.flag_e", "isakmp.flags.e"), map("isakmp.flag_c", "isakmp.flags.c"), map("isakmp.flag_a", "isakmp.flags.a"),
         // Key Exchange, Nonce, Notify, Encrypted
         map("isakmp.key_exchange.dh_group", "isakmp.payloads[*].body.dh_group"),
-        map("isakmp.key_exchange.data", "isakmp.payloads[*].body.data", as: .position),
+        map("isakmp.key_exchange.data", "isakmp.payloads[*].body.data", "isakmp.payloads[*].body", as: .position),
         map("isakmp.nonce", "isakmp.payloads[*].body", as: .position),
         map("isakmp.notify.protoid", "isakmp.payloads[*].body.protoid"),
         map("isakmp.notify.msgtype", "isakmp.payloads[*].body.msgtype"),
         map("isakmp.notify.data", "isakmp.payloads[*].body.data", as: .position),
         map("isakmp.notify.data.signature_hash_algorithms", "isakmp.payloads[*].body.data.algorithms[*]"),
         map("isakmp.enc.iv", "isakmp.payloads[*].body.iv", as: .position),
-        map("isakmp.enc.data", "isakmp.payloads[*].body.data", as: .position),
+        map("isakmp.enc.data", "isakmp.payloads[*].body.data", "isakmp.encrypted", as: .position),
         // UDP 4500
         map("udpencap.non_esp_marker", "udpencap.non_esp_marker", as: .position),
         // OpenVPN (over TCP after openvpn.plen); the type byte is a bit struct: compared by position
