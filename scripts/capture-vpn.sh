@@ -34,7 +34,8 @@
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/common.py's write_capture), with its oracle Corpus/oracle/<name>.json and
-# <name>.checksums.tsv, read by tshark with TCP reassembly off. The keys, SPIs and nonces differ
+# <name>.checksums.tsv, read by tshark with TCP reassembly off. VPN_KEEP_LOGS=DIR keeps the peers'
+# configurations and logs. The keys, SPIs and nonces differ
 # from run to run; running again rewrites the files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
