@@ -37,7 +37,7 @@ import Testing
         + transportMappings + icmpMappings + udpApplicationMappings + mdnsMappings
         + bgpAndFriendsMappings + tcpApplicationMappings + tlsMappings + icsMappings + textProtocolMappings + databaseMappings
         + windowsMappings + rpcMappings + fixesMappings + directoryMappings + voiceMappings + remoteAccessMappings
-        + messagingMappings + telemetryMappings + rdpAndNFSMappings
+        + messagingMappings + telemetryMappings + rdpAndNFSMappings + vpnMappings
 
     /// One occurrence of a tshark field: raw hex, offset, length, bitmask, and its shown value.
     struct OracleField {
@@ -189,7 +189,13 @@ import Testing
         case .integer, .scaled:
             let factor: Int64
             if case .scaled(let scale) = mapping.comparison { factor = scale } else { factor = 1 }
-            guard let expected = Self.integer(field.shown) else { return "tshark value '\(field.shown)' is not a number" }
+            guard let expected = Self.integer(field.shown) else {
+                // A u64 past Int64.max (OpenVPN's session IDs): compared as unsigned.
+                if factor == 1, let large = UInt64(field.shown), case .unsigned(let value) = node.value {
+                    return value == large ? nil : "ours \(value), tshark \(large)"
+                }
+                return "tshark value '\(field.shown)' is not a number"
+            }
             guard let ours = dissection.integer(of: index) else { return "ours has no integer value" }
             return ours * factor == expected ? nil : "ours \(ours), tshark \(expected)"
         case .text:

@@ -49,6 +49,31 @@ import Testing
         #expect(passed == row.frames)
     }
 
+    /// An array of values is one name for its elements, compared as values of their type (each
+    /// element an occurrence, as tshark's repeated field): `mount.flavor == 1`, not bytes.
+    @Test func anArrayOfValuesIsFilteredByItsElements() throws {
+        let schema = try SchemaLoader.load(text: """
+            @protocol("demo") struct Demo { count: u8  flavors: u16[count] @name("demo.flavor")  items: Item[1] }
+            struct Item { a: u8 }
+            """)
+        let types = Dictionary(schema.filterFields.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
+        #expect(types["demo.flavor"] == "u16")
+        #expect(types["demo.items"] == "array")
+        let root = try #require(schema.structType(named: "Demo"))
+        var interpreter = Interpreter(schema: schema)
+        func passes(_ text: String, _ bytes: [UInt8]) throws -> Bool {
+            var filter = try DisplayFilter(text, schema: schema)
+            return interpreter.withDissection(of: bytes, root: root, originalLength: bytes.count) {
+                filter.matches($0, frameNumber: 1, originalLength: bytes.count)
+            }
+        }
+        let frame: [UInt8] = [2, 0, 1, 0, 6, 9]
+        #expect(try passes("demo.flavor == 6", frame))
+        #expect(try passes("demo.flavor == 1", frame))
+        #expect(try !passes("demo.flavor == 2", frame))
+        #expect(try passes("demo.flavor > 5", frame))
+    }
+
     static func refusal(_ text: String) -> DisplayFilterError? {
         do {
             _ = try DisplayFilter(text, schema: bundledSchema)

@@ -108,7 +108,13 @@ extension Schema {
         case .string: return "string"
         case .enumeration(let id, _): return enums.indices.contains(id) ? enums[id].name : "enum"
         case .structure, .instance: return "struct"
-        case .array: return "array"
+        case .array(let element, _):
+            // Each element of an array of values bears the name, as each occurrence of a repeated
+            // field in tshark: a filter compares them as values of the element's type.
+            switch element {
+            case .integer, .float, .boolean, .varint, .bytes, .address, .string, .enumeration, .dnsName: return describe(element)
+            default: return "array"
+            }
         case .switchOn(let choice):
             // What its cases hold (`i8|i16|bytes`), as a field of either may be compared.
             var kinds: [String] = []

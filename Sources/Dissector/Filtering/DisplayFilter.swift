@@ -158,7 +158,8 @@ public struct DisplayFilter {
         guard case .fields(let wanted, let slice) = target else { return false }
         for node in names.namedNodes {
             let index = Int(node)
-            guard wanted.contains(names.ids[index]) else { continue }
+            // An array is named as its elements, which are the occurrences (`-T fields` the same).
+            guard wanted.contains(names.ids[index]), dissection.nodes[index].kind != .array else { continue }
             if test(occurrence(of: index, dissection, slice: slice)) { return true }
         }
         return false

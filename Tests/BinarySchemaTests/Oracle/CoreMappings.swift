@@ -43,7 +43,7 @@ extension BundledSchemaOracleTests {
         map("tcp.options.timestamp.tsval", "tcp.options[*].value.value"),
         map("tcp.options.timestamp.tsecr", "tcp.options[*].value.echo_reply"),
         // or the layer that claims it (tshark shows the payload beside FTP, IRC, RTSP, Telnet, VNC and SIP over TCP too)
-        map("tcp.payload", "tcp.payload", "tls", "ftp", "ftp-data", "irc", "rtsp", "telnet", "vnc", "sip", "x11", "rlogin", "rsh", as: .position),
+        map("tcp.payload", "tcp.payload", "tls", "ftp", "ftp-data", "irc", "rtsp", "telnet", "vnc", "sip", "x11", "rlogin", "rsh", "openvpn", as: .position),
         dnsMap("dns.id", "dns.id"), dnsMap("dns.flags.response", "dns.flags.response"),
         dnsMap("dns.flags.opcode", "dns.flags.opcode"),
         dnsMap("dns.flags.authoritative", "dns.flags.authoritative"), dnsMap("dns.flags.truncated", "dns.flags.truncated"),
