@@ -120,19 +120,7 @@ start_capture() { # name filter
 # Copies the raw capture's frames into Corpus/captures with fixed timestamps, and writes the oracle.
 stop_capture() { # name
   sleep 1; kill "$capture_pid"; wait "$capture_pid" 2>/dev/null || true
-  python3 - "$work/$1.raw.pcap" "$1" <<'PY'
-import struct, sys
-sys.path.insert(0, "scripts/corpus")
-from common import write_capture
-data = open(sys.argv[1], "rb").read()
-assert struct.unpack("<I", data[:4])[0] == 0xA1B2C3D4 and struct.unpack("<I", data[20:24])[0] == 1
-offset, frames = 24, []
-while offset + 16 <= len(data):
-    captured = struct.unpack("<IIII", data[offset:offset + 16])[2]
-    frames.append(data[offset + 16:offset + 16 + captured])
-    offset += 16 + captured
-write_capture(sys.argv[2], 1, frames, ("-o", "tcp.desegment_tcp_streams:FALSE"))
-PY
+  python3 scripts/corpus/import_capture.py "$work/$1.raw.pcap" "$1"
 }
 
 capture_netbios() {
