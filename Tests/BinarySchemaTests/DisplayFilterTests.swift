@@ -89,6 +89,8 @@ import Testing
         #expect(misspelled.column == 24)
         let unknown = try #require(Self.refusal("zzzz.qqqq"))
         #expect(unknown.message.contains("dissect schema list --fields"))
+        let guid = try #require(Self.refusal("dcerpc.cn_bind_to_uuid == 4b..4fc8-1670-01d3-1278-5a47bf6ee188"))
+        #expect(guid.message.contains("is not a GUID"), "\(guid.message)")
         let address = try #require(Self.refusal("ip.src == 10.0.0.300"))
         #expect(address.message.contains("is not an IPv4 address"), "\(address.message)")
         #expect(address.column == 11)

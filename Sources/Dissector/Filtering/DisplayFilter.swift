@@ -540,7 +540,7 @@ private struct Compiler {
     /// reversed for a Microsoft GUID).
     static func guid(_ text: String, littleEndianGroups: Bool) -> [UInt8]? {
         let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return nil }
+        guard groups.map(\.count) == [8, 4, 4, 4, 12], groups.allSatisfy({ $0.allSatisfy(\.isHexDigit) }) else { return nil }
         var bytes: [UInt8] = []
         for (index, group) in groups.enumerated() {
             guard let groupBytes = hexBytes(String(group)) else { return nil }

@@ -264,9 +264,10 @@ enum ValueWriter {
     /// `8-4-4-4-12` hex digits; the first three groups read little-endian for a Microsoft GUID.
     private static func writeGUID(_ bytes: ArraySlice<UInt8>, littleEndianGroups: Bool, into sink: inout TextSink) {
         let first = bytes.startIndex
-        let order: [Int] = littleEndianGroups ? [3, 2, 1, 0, 5, 4, 7, 6] : [0, 1, 2, 3, 4, 5, 6, 7]
-        for (position, offset) in order.enumerated() {
+        for position in 0..<8 {
             if position == 4 || position == 6 { sink.append(byte: UInt8(ascii: "-")) }
+            // Little-endian groups: bytes 3 2 1 0, 5 4, 7 6 (no table, no allocation per value).
+            let offset = !littleEndianGroups ? position : position < 4 ? 3 - position : position < 6 ? 9 - position : 13 - position
             sink.appendHex(byte: bytes[first + offset])
         }
         sink.append(byte: UInt8(ascii: "-"))
