@@ -232,12 +232,16 @@ struct CaptureCommand: ParsableCommand {
         }
         let views = [view.formatChoice != nil, verbose > 0 || tsharkVerbose, hexFlags + hexASCIIFlags > 0].filter { $0 }.count
         if views > 1 { throw ValidationError("choose one view: -f VIEW, -v or -V (tree), or -x/-X (hex)") }
+        if outputFormat == nil { try view.checkLayerOptions(view: shownView) }
         if quiet && print { throw ValidationError("--quiet and --print cannot be used together") }
         if let outputFormat {
             guard let output = FieldExtractor.Format.Output(rawValue: outputFormat) else {
                 let pointer = ["pdml": "-f json", "text": "-f summary", "tabs": "-f summary", "ps": "-f tree"]
                 throw ValidationError("-T '\(outputFormat)': dissect's -T prints the fields named by -e, as fields, json or ek "
                     + "(-T fields -e NAME ...)" + (pointer[outputFormat].map { "; for this output use \($0)" } ?? "; the views are chosen with -f"))
+            }
+            if view.impliedView != nil {
+                throw ValidationError("-T \(output.rawValue) prints the fields named by -e; for whole layers use dissect's JSON view: -f json -j 'ip udp' (or -J, -O for the tree)")
             }
             guard !fieldNames.isEmpty else {
                 throw ValidationError("-T \(output.rawValue) needs at least one -e NAME (dissect schema list --fields lists the names); "
@@ -354,6 +358,7 @@ struct CaptureCommand: ParsableCommand {
     private var shownView: View {
         if let choice = view.formatChoice { return choice }
         if verbose > 0 || tsharkVerbose { return .tree }
+        if let implied = view.impliedView { return implied }
         if hexFlags + hexASCIIFlags > 0 { return .hex }
         return .summary
     }
@@ -415,13 +420,15 @@ struct CaptureCommand: ParsableCommand {
         var renderOptions = view.renderOptions
         renderOptions.timeStyle = timeStyle
         renderOptions.timeDigits = capture.timestampDigits
-        let schemas = self.schemas, checksums = self.checksums
+        let schemas = self.schemas, checksums = self.checksums, view = self.view
         var setup = PipelineSetup { try schemas.load() }
         setup.walkOptions = { schema in schemas.walkOptions(checksums: try checksums.selection(for: schema)) }
         setup.displayFilter = { schema in try displayFilter(for: schema) }
         let shownView = quiet || !shows ? nil : self.shownView
         setup.shownPacketWriter = shownPacketWriter
         setup.makeConsumer = { schema in
+            // Checked here, against the schemas loaded; the views match layers by name alone.
+            _ = try view.layerSelection(for: schema)
             let fields = try fieldExtractor(for: schema)
             guard shownView != nil || fields != nil else { return nil }
             return TextFrameConsumer(view: fields == nil ? shownView : nil, options: renderOptions, fields: fields,

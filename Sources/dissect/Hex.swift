@@ -59,11 +59,13 @@ struct Hex: ParsableCommand {
 
     func validate() throws {
         if let originalLength, originalLength < 0 { throw ValidationError("--original-length needs a length of 0 or more") }
+        try view.checkLayerOptions(view: view.format)
     }
 
     func run() throws {
         let schema = try schemas.load()
         let rootStruct = try NameSuggestions.structType(named: root ?? "Ethernet", in: schema, option: "--root")
+        _ = try view.layerSelection(for: schema)
         let options = schemas.walkOptions(checksums: try checksums.selection(for: schema))
         let frames = try readFrames()
         if root == nil, let first = frames.first, let version = Self.ipVersion(of: first.bytes) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BinarySchema
 import CapturePipeline
 import Dissector
 import Foundation
@@ -28,8 +29,51 @@ struct ViewOptions: ParsableArguments {
             + "after the options, as tcpdump's: dissect -r x.pcap 'udp port 53'")
     }
 
-    /// The view chosen, else the fields view (a capture's default is its own: a line per packet).
-    var format: View { formatChoice ?? .fields }
+    /// The view chosen, else the one -j, -J or -O implies, else the fields view (a capture's
+    /// default is its own: a line per packet).
+    var format: View { formatChoice ?? impliedView ?? .fields }
+
+    @Option(name: .customShort("j"), help: ArgumentHelp(
+        "JSON of these protocol layers only, each with its own fields (tshark's -j): 'ip udp' or 'ip,dns'. The layers they carry are left out unless named too; implies -f json.",
+        valueName: "protocols"))
+    var jsonLayers: String?
+
+    @Option(name: .customShort("J"), help: ArgumentHelp(
+        "JSON of these protocol layers and every layer they carry (tshark's -J): -J ip writes IP and what is above it, not Ethernet; implies -f json.",
+        valueName: "protocols"))
+    var jsonLayerTrees: String?
+
+    @Option(name: .customShort("O"), help: ArgumentHelp(
+        "The tree with only these protocol layers in full (tshark's -O): 'dns' or 'ip,tcp'; every other layer shows its heading line. Implies -f tree.",
+        valueName: "protocols"))
+    var treeLayers: String?
+
+    /// The view -j or -J (JSON) or -O (the tree) imply.
+    var impliedView: View? {
+        if jsonLayers != nil || jsonLayerTrees != nil { return .json }
+        return treeLayers != nil ? .tree : nil
+    }
+
+    /// Throws when two of -j, -J and -O are given, or one of them with a view it does not apply to.
+    func checkLayerOptions(view: View) throws {
+        let given = [("-j", jsonLayers), ("-J", jsonLayerTrees), ("-O", treeLayers)].filter { $0.1 != nil }.map(\.0)
+        if given.count > 1 { throw ValidationError("\(given.joined(separator: " and ")) cannot be used together: choose one") }
+        if let flag = given.first, let implied = impliedView, view != implied {
+            throw ValidationError("\(flag) chooses the layers of the \(implied.rawValue) view (-f \(implied.rawValue)), not of -f \(view.rawValue)")
+        }
+    }
+
+    /// The layers -j, -J or -O name, checked against `schema`'s protocols.
+    func layerSelection(for schema: Schema) throws -> LayerSelection? {
+        guard let (list, carried) = jsonLayers.map({ ($0, false) }) ?? jsonLayerTrees.map({ ($0, true) })
+                ?? treeLayers.map({ ($0, false) }) else { return nil }
+        let flag = jsonLayers != nil ? "-j" : jsonLayerTrees != nil ? "-J" : "-O"
+        do {
+            return try LayerSelection(parsing: list, includesCarriedLayers: carried, schema: schema)
+        } catch {
+            throw ValidationError("\(flag) '\(list)': \(error.message)")
+        }
+    }
 
     @Option(help: ArgumentHelp("Color: auto (on for a terminal, off when piped or under NO_COLOR), always or never.",
                                valueName: "when"))
@@ -46,7 +90,13 @@ struct ViewOptions: ParsableArguments {
     var showHidden = false
 
     var renderOptions: RenderOptions {
-        RenderOptions(color: useColor, width: width ?? terminalWidth ?? 120, showsLinkLayer: linkLayer, showsHidden: showHidden)
+        var options = RenderOptions(color: useColor, width: width ?? terminalWidth ?? 120, showsLinkLayer: linkLayer,
+                                    showsHidden: showHidden)
+        if let (list, carried) = jsonLayers.map({ ($0, false) }) ?? jsonLayerTrees.map({ ($0, true) }) ?? treeLayers.map({ ($0, false) }) {
+            let words = list.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+            options.layers = LayerSelection(protocols: words, includesCarriedLayers: carried)
+        }
+        return options
     }
 
     /// The views' symbols in the locale's character set; JSON is UTF-8 whatever the locale.

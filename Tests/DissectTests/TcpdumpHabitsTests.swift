@@ -121,6 +121,53 @@ extension CommandLineTests {
         #expect(none.output == "[]\n")
     }
 
+    /// tshark's -j (those layers' own fields), -J (those layers and what they carry) and -O (the
+    /// tree in full for those layers only), over dissect's JSON and tree.
+    @Test func layersAreChosenAsTsharksJAndOChooseThem() throws {
+        struct Line: Decodable {
+            struct Field: Decodable { let filter: String; let parent: Int }
+            let layers: [String]
+            let fields: [Field]
+        }
+        func lines(_ arguments: [String]) throws -> [Line] {
+            let result = try run(["-r", Self.capture("dns.pcap"), "-c", "2"] + arguments)
+            #expect(result.status == 0, "\(arguments): \(result.error)")
+            return try result.output.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+        }
+        func layer(_ filter: String) -> String { String(filter.prefix { $0 != "." }) }
+        for arguments in [["-j", "ip udp"], ["-f", "json", "-j", "ip,udp"]] {
+            let chosen = try lines(arguments)
+            #expect(chosen.count == 2)
+            for line in chosen {
+                // The frame's list of layers stays whole; its fields are the two layers' own.
+                #expect(line.layers == ["eth", "ip", "udp", "dns"])
+                #expect(Set(line.fields.map { layer($0.filter) }) == ["ip", "udp"], "\(arguments)")
+                #expect(line.fields.first?.filter == "ip" && line.fields.first?.parent == -1)
+                for (position, field) in line.fields.enumerated() { #expect(field.parent < position) }
+            }
+        }
+        let carried = try lines(["-J", "udp"])
+        for line in carried {
+            #expect(Set(line.fields.map { layer($0.filter) }) == ["udp", "dns"])
+            #expect(line.fields.first?.filter == "udp" && line.fields.first?.parent == -1)
+        }
+        let tree = try run(["-r", Self.capture("dns.pcap"), "-c", "1", "-O", "dns"])
+        #expect(tree.status == 0, "\(tree.error)")
+        // Every layer's heading line, and only DNS's fields.
+        #expect(tree.output.contains("IPv4 (ip), 20 bytes") && tree.output.contains("UDP (udp), 8 bytes"))
+        #expect(tree.output.contains("qdcount: 1"))
+        #expect(!tree.output.contains("ttl:") && !tree.output.contains("dst_port:"))
+        let misspelt = try run(["-r", Self.capture("dns.pcap"), "-j", "ipp"])
+        #expect(misspelt.status != 0)
+        #expect(misspelt.error.contains("-j 'ipp': no protocol is named 'ipp' (did you mean ip"), "\(misspelt.error)")
+        let wrongView = try run(["-r", Self.capture("dns.pcap"), "-j", "ip", "-V"])
+        #expect(wrongView.error.contains("-j chooses the layers of the json view"), "\(wrongView.error)")
+        let both = try run(["-r", Self.capture("dns.pcap"), "-j", "ip", "-J", "udp"])
+        #expect(both.error.contains("-j and -J cannot be used together"), "\(both.error)")
+        let tsharkHabit = try run(["-r", Self.capture("dns.pcap"), "-T", "json", "-j", "ip"])
+        #expect(tsharkHabit.error.contains("-f json -j 'ip udp'"), "\(tsharkHabit.error)")
+    }
+
     /// -w with -Y writes only what the filter passes, as tshark does; --print shows them too.
     @Test func aDisplayFilterChoosesThePacketsWritten() throws {
         let file = Self.temporaryFile(".pcap")

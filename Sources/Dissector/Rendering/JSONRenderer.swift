@@ -8,10 +8,20 @@ import BinarySchema
 public struct JSONRenderer {
     /// Whether the schema's own working values (`hidden let`) are written too.
     public var showsHidden: Bool
+    /// Only these layers' fields are written (tshark's `-j`, `-J`); nil for every layer. The frame's
+    /// members, its `layers` list and its gaps stay whole.
+    public var layers: LayerSelection?
 
-    /// A renderer; with `showsHidden`, the schema's `hidden let` values are written too.
-    public init(showsHidden: Bool = false) {
+    /// A renderer; with `showsHidden`, the schema's `hidden let` values are written too; with
+    /// `layers`, only the fields of those layers.
+    public init(showsHidden: Bool = false, layers: LayerSelection? = nil) {
         self.showsHidden = showsHidden
+        self.layers = layers
+    }
+
+    /// A renderer with the `options`' hidden values and layers.
+    init(options: RenderOptions) {
+        self.init(showsHidden: options.showsHidden, layers: options.layers)
     }
 
     /// The dissection as JSON text.
@@ -125,7 +135,7 @@ public struct JSONRenderer {
         pathEnds.append(contentsOf: repeatElement(0, count: nodes.count))
         let filters = FilterNameTable(dissection, scratch: scratch)
         defer { scratch.keep(filters) }
-        let shown = layout.shown
+        let shown = layers.map { ShownNodes(dissection, showsHidden: showsHidden, selection: $0) } ?? layout.shown
         dissection.bytes.withUnsafeBufferPointer { bytes in
         pathStarts.withUnsafeMutableBufferPointer { pathStarts in
         pathEnds.withUnsafeMutableBufferPointer { pathEnds in
@@ -172,7 +182,7 @@ public struct JSONRenderer {
             appendWhere(message: error.description, path: error.path, offset: error.offset, bitOffset: error.bitOffset,
                         into: &sink)
             sink.append(",\"field\":" as StaticString)
-            sink.appendDecimal(layout.shown.position(of: error.node))
+            sink.appendDecimal(shown.position(of: error.node))
             sink.append(byte: UInt8(ascii: "}"))
         } else {
             sink.append("null" as StaticString)
@@ -189,7 +199,7 @@ public struct JSONRenderer {
             sink.append(",\"original_length\":" as StaticString)
             sink.appendDecimal(cut.originalLength)
             sink.append(",\"field\":" as StaticString)
-            sink.appendDecimal(layout.shown.position(of: cut.node))
+            sink.appendDecimal(shown.position(of: cut.node))
             sink.append(byte: UInt8(ascii: "}"))
         } else {
             sink.append("null" as StaticString)

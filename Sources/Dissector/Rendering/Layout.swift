@@ -369,6 +369,9 @@ public struct RenderOptions: Sendable {
     /// a heuristic's tests, a summary's labels), which no protocol defines. Off by default.
     public var showsHidden = false
 
+    /// The layers the JSON view writes (`-j`, `-J`) and the tree details (`-O`); nil for all.
+    public var layers: LayerSelection?
+
     /// Options with these settings.
     public init(color: Bool = false, width: Int = 120, showsLinkLayer: Bool = false, showsHidden: Bool = false) {
         self.color = color

@@ -33,6 +33,29 @@ struct ShownNodes {
         self.positions = positions
     }
 
+    /// The nodes of the layers `selection` names (`-j`, `-J`), less the hidden values unless
+    /// `showsHidden`. A shown node that is not a layer is in the same layers as its parent, so its
+    /// parent is shown too; the failing or cut node is shown only where its layer is.
+    init(_ dissection: Dissection, showsHidden: Bool, selection: LayerSelection) {
+        let names = dissection.schema.names
+        let nodes = dissection.nodes.buffer
+        let selected = selection.selectedNodes(of: dissection)
+        let kept = [dissection.errorNode, dissection.cutNode]
+        var positions: [Int32] = []
+        positions.reserveCapacity(nodes.count)
+        var next: Int32 = 0
+        for index in nodes.indices {
+            let hidden = !showsHidden && names.isHidden(field: Int(nodes[index].fieldID)) && !kept.contains(index)
+            if selected[index], !hidden {
+                positions.append(next)
+                next += 1
+            } else {
+                positions.append(-1)
+            }
+        }
+        self.positions = positions
+    }
+
     /// Whether the view shows node `index`.
     @inline(__always)
     func isShown(_ index: Int) -> Bool { positions.isEmpty || positions[index] >= 0 }

@@ -37,10 +37,13 @@ public struct TreeRenderer {
         frame.writeHeading(layout, style: style, into: &sink)
         var line = scratch.line
         var checksums = ValueWriter.ChecksumCursor(dissection)
+        // With -O, a layer not named shows its heading line only; an error or a cut shows wherever it is.
+        let detailed = options.layers?.selectedNodes(of: dissection)
         for index in dissection.nodes.indices where layout.shown.isShown(index) {
             let node = dissection.nodes[index]
             let isError = dissection.errorNode == index
             let isCut = dissection.cutNode == index
+            if let detailed, !detailed[index], !layout.isLayer[index], !isError, !isCut, index != 0 { continue }
             line.removeAll()
             if layout.isLayer[index], !isError, !isCut {
                 guard case .structure(let structID) = node.kind else { continue }

@@ -1,5 +1,8 @@
 import BinaryIO
 import BinarySchema
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes paths and values straight into a ``TextSink``: the one place values become text, for
 /// every view and for ``ValueFormatter``.
@@ -468,6 +471,19 @@ extension ValueWriter {
     /// of hex where the schema shows hex; enums and flags as their numbers; addresses in their
     /// notation; text as it is; other bytes in hex without separators; a struct of at most 32 bits
     /// (a flags word) as its bits in hex, any other struct or array as nothing.
+    /// `value` as C's `%.<digits>g` writes it in the C locale (the process never sets another).
+    static func writeGeneral(_ value: Double, digits: Int, into sink: inout TextSink) {
+        var buffer = [CChar](repeating: 0, count: 48)
+        let written = buffer.withUnsafeMutableBufferPointer { buffer in
+            withVaList([value]) { arguments in
+                digits <= 6 ? vsnprintf(buffer.baseAddress, buffer.count, "%.6g", arguments)
+                    : vsnprintf(buffer.baseAddress, buffer.count, "%.15g", arguments)
+            }
+        }
+        guard written > 0 else { return }
+        for character in buffer.prefix(min(Int(written), buffer.count - 1)) { sink.append(byte: UInt8(bitPattern: character)) }
+    }
+
     static func writeFieldValue(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) {
         let node = dissection.nodes[index]
         let fieldHint = dissection.schema.names.display(ofField: Int(node.fieldID))
@@ -493,7 +509,8 @@ extension ValueWriter {
             default: writeInteger(node.value, hint: .decimal, bits: node.bitWidth, into: &sink)
             }
         case .float:
-            if case .float(let value) = node.value { sink.append(String(value)) }
+            // tshark's FT_FLOAT and FT_DOUBLE: C's %g to 6 and 15 digits (68, 0.333333333333333, 1.5e+300).
+            if case .float(let value) = node.value { writeGeneral(value, digits: node.bitWidth <= 32 ? 6 : 15, into: &sink) }
         case .boolean:
             if case .boolean(let value) = node.value { sink.append(byte: value ? UInt8(ascii: "1") : UInt8(ascii: "0")) }
         case .bytes:

@@ -25,7 +25,7 @@ public enum View: String, CaseIterable, Sendable {
         case .fields: return FieldRowsRenderer(options: options).render(dissection, frame: frame)
         case .hex: return HexDumpRenderer(options: options).render(dissection, frame: frame)
         case .tree: return TreeRenderer(options: options).render(dissection, frame: frame)
-        case .json: return JSONRenderer(showsHidden: options.showsHidden).render(dissection, frame: frame)
+        case .json: return JSONRenderer(options: options).render(dissection, frame: frame)
         case .summary: return SummaryRenderer(options: options).render(dissection, frame: frame)
         case .html: return HTMLRenderer(options: options).render(dissection, frame: frame)
         }
@@ -39,7 +39,7 @@ public enum View: String, CaseIterable, Sendable {
         case .fields: FieldRowsRenderer(options: options).render(dissection, frame: frame, into: &sink)
         case .hex: HexDumpRenderer(options: options).render(dissection, frame: frame, into: &sink)
         case .tree: TreeRenderer(options: options).render(dissection, frame: frame, into: &sink)
-        case .json: JSONRenderer(showsHidden: options.showsHidden).render(dissection, frame: frame, into: &sink)
+        case .json: JSONRenderer(options: options).render(dissection, frame: frame, into: &sink)
         case .summary: SummaryRenderer(options: options).render(dissection, frame: frame, into: &sink)
         case .html: HTMLRenderer(options: options).render(dissection, frame: frame, into: &sink)
         }
@@ -67,7 +67,7 @@ public final class ViewRenderer {
         case .fields: FieldRowsRenderer(options: options).render(dissection, frame: frame, into: &sink, scratch: scratch)
         case .hex: HexDumpRenderer(options: options).render(dissection, frame: frame, into: &sink, scratch: scratch)
         case .tree: TreeRenderer(options: options).render(dissection, frame: frame, into: &sink, scratch: scratch)
-        case .json: JSONRenderer(showsHidden: options.showsHidden).render(dissection, frame: frame, into: &sink, scratch: scratch)
+        case .json: JSONRenderer(options: options).render(dissection, frame: frame, into: &sink, scratch: scratch)
         case .summary: SummaryRenderer(options: options).render(dissection, frame: frame, into: &sink, scratch: scratch)
         case .html: HTMLRenderer(options: options).render(dissection, frame: frame, into: &sink, scratch: scratch)
         }
