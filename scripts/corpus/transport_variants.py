@@ -183,7 +183,7 @@ def sctp_chunks():
             / SCTPChunkData(beginning=1, ending=1, tsn=0x20000011, stream_id=0, stream_seq=1, proto_id=51, data=b"auth")),
         pkt(14, SCTPChunkIData(beginning=1, ending=1, tsn=0x20000012, stream_id=3, message_id=9, ppid_fsn=51,
                                data=b"i-data")),
-        pkt(15, SCTPChunkPad(padding=b"\0" * 12) / SCTPChunkHeartbeatReq(
+        pkt(15, SCTPChunkPad(len=16, padding=b"\0" * 12) / SCTPChunkHeartbeatReq(
             params=[SCTPChunkParamHeartbeatInfo(data=b"pmtu")])),
         back(16, Raw(bytes.fromhex("0c000008") + struct.pack("!I", 0x20000005))),  # ECNE
         pkt(17, Raw(bytes.fromhex("0d000008") + struct.pack("!I", 0x20000005))),   # CWR
@@ -201,9 +201,10 @@ def ipv6_ext_full():
         # Hop-by-hop with router alert and PadN, before a UDP datagram.
         eth() / IPv6(src=A6, dst=B6) / IPv6ExtHdrHopByHop(options=[RouterAlert(value=0), PadN(optdata=b"\0\0")])
         / UDP(sport=5000, dport=5001) / Raw(b"hop by hop"),
-        # Jumbo payload (RFC 2675): payload length 0, the length in the option.
-        eth() / IPv6(src=A6, dst=B6, plen=0) / IPv6ExtHdrHopByHop(options=[Jumbo(jumboplen=8 + 8 + len(big))])
-        / UDP(sport=5000, dport=5001, len=0) / Raw(big),
+        # Jumbo payload option (RFC 2675), in a datagram short enough to keep its payload length (tshark
+        # cannot read a jumbogram under 65536 bytes, and one over that would not keep the capture small).
+        eth() / IPv6(src=A6, dst=B6) / IPv6ExtHdrHopByHop(nh=59, options=[Jumbo(jumboplen=8 + len(big))])
+        / Raw(big),
         # Routing type 0 (deprecated) with two addresses.
         eth() / IPv6(src=A6, dst=B6) / IPv6ExtHdrRouting(type=0, segleft=2, addresses=["2001:db8::10", "2001:db8::11"])
         / echo,
