@@ -1,7 +1,10 @@
 extension BundledSchemaOracleTests {
     /// Transport variants (scripts/capture-transport.sh): MPTCP options from the kernel's MPTCP
-    /// (mptcp.pcap) and crafted (mptcp-crafted.pcap).
+    /// (mptcp.pcap) and crafted (mptcp-crafted.pcap); UDP-Lite from the kernel (udplite.pcap).
     static let transportVariantMappings: [Mapping] = [
+        // UDP-Lite (udplite.pcap, the kernel's, over IPv4 and IPv6): tshark names its fields as UDP's;
+        // udp.srcport, udp.dstport and udp.checksum are mapped in CoreMappings with UDP's.
+        map("udp.checksum_coverage", "udplite.checksum_coverage"),
         // MPTCP: each option is a layer of its own ("mptcp"), its fields named tcp.options.mptcp.*.
         // Not mapped: tshark's tcp.options.mptcp.flags (the whole flags byte, over our bit fields),
         // mptcp.rm_addr.count (a count tshark places on the subtype's byte), and the relative
