@@ -163,7 +163,7 @@ def sctp_chunks():
                               gap_ack_list=["2:3", "5:9"], dup_tsn_list=[0x1FFFFFFF, 0x20000000])),
         pkt(6, SCTPChunkHeartbeatReq(params=[SCTPChunkParamHeartbeatInfo(data=b"hb-info-0123")])),
         back(7, SCTPChunkError(error_causes=bytes.fromhex("0001000800020000") + bytes.fromhex("000300080000ea60")
-                               + bytes.fromhex("00060008c1000400") + bytes.fromhex("000900080000abcd")
+                               + bytes.fromhex("00060008c1000004") + bytes.fromhex("000900080000abcd")
                                + bytes.fromhex("000d000841424344"))),
         pkt(8, SCTPChunkForwardTSN(new_tsn=0x20000010, skips=[SCTPForwardSkip(stream_id=1, stream_seq=7),
                                                                SCTPForwardSkip(stream_id=2, stream_seq=3)])),
@@ -178,7 +178,8 @@ def sctp_chunks():
                                                         SCTPChunkParamSuccessIndication(correlation_id=2)])),
         pkt(11, SCTPChunkReConfig(params=[SCTPChunkParamOutSSNResetReq(re_conf_req_seq_num=1, re_conf_res_seq_num=0,
                                                                        tsn=0x20000010, stream_num_list=[1, 2])])),
-        back(12, SCTPChunkReConfig(params=[SCTPChunkParamReConfigRes(re_conf_res_seq_num=1, result=1, sender_next_tsn=0x30000005, receiver_next_tsn=0x20000013)])),
+        # A RE-CONFIG response with both next TSNs (raw: scapy leaves them out of the length).
+        back(12, Raw(bytes.fromhex("82000018") + struct.pack("!HHIIII", 0x10, 20, 1, 1, 0x30000005, 0x20000013))),
         pkt(13, SCTPChunkAuthentication(shared_key_id=0, HMAC_function=1, HMAC=bytes(range(20)))
             / SCTPChunkData(beginning=1, ending=1, tsn=0x20000011, stream_id=0, stream_seq=1, proto_id=51, data=b"auth")),
         pkt(14, SCTPChunkIData(beginning=1, ending=1, tsn=0x20000012, stream_id=3, message_id=9, ppid_fsn=51,
