@@ -1,10 +1,23 @@
 extension BundledSchemaOracleTests {
     /// Transport variants (scripts/capture-transport.sh): MPTCP options from the kernel's MPTCP
-    /// (mptcp.pcap) and crafted (mptcp-crafted.pcap); UDP-Lite from the kernel (udplite.pcap).
+    /// (mptcp.pcap) and crafted (mptcp-crafted.pcap); UDP-Lite from the kernel (udplite.pcap); IPv6
+    /// routing headers from the kernel's SRv6 (seg6.pcap) and crafted (ipv6-ext-full.pcap).
     static let transportVariantMappings: [Mapping] = [
         // UDP-Lite (udplite.pcap, the kernel's, over IPv4 and IPv6): tshark names its fields as UDP's;
         // udp.srcport, udp.dstport and udp.checksum are mapped in CoreMappings with UDP's.
         map("udp.checksum_coverage", "udplite.checksum_coverage"),
+        // IPv6 routing headers (seg6.pcap, the kernel's SRv6; ipv6-ext-full.pcap, crafted): the common
+        // part, then by type (0: source route, 2: Mobile IPv6's home address, 4: segment routing).
+        map("ipv6.routing.nxt", "ipv6.routing.next_header"), map("ipv6.routing.len", "ipv6.routing.length"),
+        map("ipv6.routing.type", "ipv6.routing.routing_type"), map("ipv6.routing.segleft", "ipv6.routing.segments_left"),
+        map("ipv6.routing.src.reserved", "ipv6.routing.data.reserved", as: .position),
+        map("ipv6.routing.src.addr", "ipv6.routing.data.addresses[*]", as: .text),
+        map("ipv6.routing.mipv6.reserved", "ipv6.routing.data.reserved", as: .position),
+        map("ipv6.routing.mipv6.home_address", "ipv6.routing.data.home_address", as: .text),
+        map("ipv6.routing.srh.last_entry", "ipv6.routing.data.last_entry"),
+        map("ipv6.routing.srh.flags", "ipv6.routing.data.flags"),
+        map("ipv6.routing.srh.tag", "ipv6.routing.data.tag", as: .position),
+        map("ipv6.routing.srh.addr", "ipv6.routing.data.segments[*]", as: .text),
         // MPTCP: each option is a layer of its own ("mptcp"), its fields named tcp.options.mptcp.*.
         // Not mapped: tshark's tcp.options.mptcp.flags (the whole flags byte, over our bit fields),
         // mptcp.rm_addr.count (a count tshark places on the subtype's byte), and the relative
