@@ -245,8 +245,8 @@ def mip6():
         eth() / IPv6(src=cn, dst=mn) / MIP6MH_HoT(index=3, cookie=b"\x01\x02\x03\x04\x05\x06\x07\x08",
                                                token=b"\xaa" * 8),
         eth() / IPv6(src=mn, dst=cn) / MIP6MH_BU(seq=18, flags=0x00, mhtime=120,
-                                              options=[MIP6OptNonceIndices(hni=3, coni=4),
-                                                       MIP6OptBindingAuthData(authenticator=0x555555555555555555555555)]),
+                                              options=[MIP6OptNonceIndices(olen=4, hni=3, coni=4),
+                                                       MIP6OptBindingAuthData(olen=12, authenticator=0x555555555555555555555555)]),
         eth() / IPv6(src=cn, dst=mn) / MIP6MH_BE(status=1, ha="2001:db8:1::99"),
     ]
     write_capture("mip6", 1, frames)

@@ -1,7 +1,8 @@
 extension BundledSchemaOracleTests {
     /// Transport variants (scripts/capture-transport.sh): MPTCP options from the kernel's MPTCP
     /// (mptcp.pcap) and crafted (mptcp-crafted.pcap); UDP-Lite from the kernel (udplite.pcap); IPv6
-    /// routing headers from the kernel's SRv6 (seg6.pcap) and crafted (ipv6-ext-full.pcap).
+    /// routing headers from the kernel's SRv6 (seg6.pcap) and crafted (ipv6-ext-full.pcap); the Mobility header
+    /// (mip6.pcap, crafted).
     static let transportVariantMappings: [Mapping] = [
         // UDP-Lite (udplite.pcap, the kernel's, over IPv4 and IPv6): tshark names its fields as UDP's;
         // udp.srcport, udp.dstport and udp.checksum are mapped in CoreMappings with UDP's.
@@ -18,6 +19,36 @@ extension BundledSchemaOracleTests {
         map("ipv6.routing.srh.flags", "ipv6.routing.data.flags"),
         map("ipv6.routing.srh.tag", "ipv6.routing.data.tag", as: .position),
         map("ipv6.routing.srh.addr", "ipv6.routing.data.segments[*]", as: .text),
+        // The Mobility header (mip6.pcap, crafted; tshark's layer mipv6).
+        map("mip6.proto", "mipv6.payload_proto"), map("mip6.hlen", "mipv6.header_length"),
+        map("mip6.mhtype", "mipv6.mh_type"), map("mip6.reserved", "mipv6.reserved", "mipv6.body.reserved"),
+        map("mip6.csum", "mipv6.checksum"),
+        map("mip6.binding_refresh_request", "mipv6.body.reserved", as: .position),
+        map("mip6.hoti.cookie", "mipv6.body.cookie"), map("mip6.coti.cookie", "mipv6.body.cookie"),
+        map("mip6.hot.nindex", "mipv6.body.nonce_index"), map("mip6.hot.cookie", "mipv6.body.cookie"),
+        map("mip6.hot.token", "mipv6.body.token"),
+        map("mip6.bu.seqnr", "mipv6.body.sequence_number"), map("mip6.bu.lifetime", "mipv6.body.lifetime"),
+        map("mip6.bu.a_flag", "mipv6.body.flags.acknowledge"), map("mip6.bu.h_flag", "mipv6.body.flags.home_registration"),
+        map("mip6.bu.l_flag", "mipv6.body.flags.link_local_compatibility"),
+        map("mip6.bu.k_flag", "mipv6.body.flags.key_management_mobility"),
+        map("mip6.bu.m_flag", "mipv6.body.flags.map_registration"), map("mip6.nemo.bu.r_flag", "mipv6.body.flags.mobile_router"),
+        map("mip6.bu.p_flag", "mipv6.body.flags.proxy_registration"), map("mip6.bu.f_flag", "mipv6.body.flags.forcing_udp"),
+        map("mip6.bu.t_flag", "mipv6.body.flags.tlv_header_format"), map("mip6.bu.b_flag", "mipv6.body.flags.bulk_binding"),
+        map("mip6.ba.status", "mipv6.body.status"), map("mip6.ba.k_flag", "mipv6.body.key_management_mobility"),
+        map("mip6.nemo.ba.r_flag", "mipv6.body.mobile_router"), map("mip6.ba.p_flag", "mipv6.body.proxy_registration"),
+        map("mip6.ba.t_flag", "mipv6.body.tlv_header_format"), map("mip6.ba.b_flag", "mipv6.body.bulk_binding"),
+        map("mip6.ba.seqnr", "mipv6.body.sequence_number"), map("mip6.ba.lifetime", "mipv6.body.lifetime"),
+        map("mip6.be.status", "mipv6.body.status"), map("mip6.be.haddr", "mipv6.body.home_address", as: .text),
+        map("mip6.mobility_opt.len", "mipv6.body.options[*].length"),
+        map("mip6.options.padn", "mipv6.body.options[*]", as: .position),
+        map("mip6.options.bra", "mipv6.body.options[*]", as: .position),
+        map("mip6.options.acoa", "mipv6.body.options[*]", as: .position),
+        map("mip6.options.ni", "mipv6.body.options[*]", as: .position),
+        map("mip6.options.bad_auth", "mipv6.body.options[*]", as: .position),
+        map("mip6.bra.interval", "mipv6.body.options[*].data"), map("mip6.acoa.acoa", "mipv6.body.options[*].data", as: .text),
+        map("mip6.ni.hni", "mipv6.body.options[*].data.home_nonce_index"),
+        map("mip6.ni.cni", "mipv6.body.options[*].data.care_of_nonce_index"),
+        map("mip6.bad.auth", "mipv6.body.options[*].data", as: .position),
         // MPTCP: each option is a layer of its own ("mptcp"), its fields named tcp.options.mptcp.*.
         // Not mapped: tshark's tcp.options.mptcp.flags (the whole flags byte, over our bit fields),
         // mptcp.rm_addr.count (a count tshark places on the subtype's byte), and the relative
