@@ -88,7 +88,6 @@ extension BundledSchemaOracleTests {
         map("sctp.sack_duplicate_tsn", "sctp.chunks[*].value.duplicate_tsns[*]"),
         map("sctp.cause_code", "sctp.chunks[*].value[*].code"), map("sctp.cause_length", "sctp.chunks[*].value[*].length"),
         map("sctp.cause_information", "sctp.chunks[*].value[*].information", as: .position),
-        map("sctp.cause_padding", "sctp.chunks[*].value[*].padding", as: .position),
         map("sctp.cause_stream_identifier", "sctp.chunks[*].value[*].information.stream_id"),
         map("sctp.cause_reserved", "sctp.chunks[*].value[*].information.reserved"),
         // DNS over TCP: the length before each message (the message's dns.* fields are in CoreMappings).
