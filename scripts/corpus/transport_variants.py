@@ -73,7 +73,8 @@ def pseudo4(src, dst, proto, length):
     return socket.inet_aton(src) + socket.inet_aton(dst) + struct.pack("!BBH", 0, proto, length)
 
 
-# MPTCP (RFC 8684): each option is (30, data after kind and length).
+# MPTCP (RFC 8684): each option is (30, data after kind and length). NOPs fill each option list to
+# a multiple of 4 bytes, so that scapy adds no EOL padding (which tshark reads as more EOLs).
 def mp_capable(version, flags, *keys, data_len=None, checksum=None):
     data = bytes([version, flags]) + b"".join(struct.pack("!Q", k) for k in keys)
     if data_len is not None:
@@ -110,13 +111,13 @@ def mptcp_crafted():
                       + bytes(range(8))), (1, b""), (1, b"")]),
         seg(10, "A", [(30, bytes([0x30, 0x05]) + bytes.fromhex("20010db8000000000000000000000007") + bytes(range(8)))],
             v6=True),
-        seg(11, "A", [(30, bytes([0x31, 0x06]) + bytes([198, 51, 100, 8])), (1, b""), (1, b"")]),
+        seg(11, "A", [(30, bytes([0x31, 0x06]) + bytes([198, 51, 100, 8]))]),
         seg(12, "A", [(30, bytes([0x31, 0x09]) + bytes.fromhex("20010db8000000000000000000000009")
                        + struct.pack("!H", 443)), (1, b""), (1, b"")], v6=True),
         # REMOVE_ADDR of two ids; MP_PRIO with and without an address id.
-        seg(13, "A", [(30, bytes([0x40, 0x04, 0x05])), (1, b"")]),
-        seg(14, "A", [(30, bytes([0x51, 0x03])), (1, b""), (1, b"")]),
-        seg(15, "A", [(30, bytes([0x50])), (1, b""), (1, b""), (1, b""), (1, b"")]),
+        seg(13, "A", [(30, bytes([0x40, 0x04, 0x05])), (1, b""), (1, b""), (1, b"")]),
+        seg(14, "A", [(30, bytes([0x51, 0x03]))]),
+        seg(15, "A", [(30, bytes([0x50])), (1, b"")]),
         # MP_FAIL with the DSN; MP_FASTCLOSE with the receiver's key; MP_TCPRST (transient, reason 5).
         seg(16, "A", [(30, bytes([0x60, 0x00]) + struct.pack("!Q", 0x0102030405060708))]),
         seg(17, "RA", [(30, bytes([0x70, 0x00]) + struct.pack("!Q", 0x99AABBCCDDEEFF00)),
