@@ -7,6 +7,10 @@ extension BundledSchemaOracleTests {
         // UDP-Lite (udplite.pcap, the kernel's, over IPv4 and IPv6): tshark names its fields as UDP's;
         // udp.srcport, udp.dstport and udp.checksum are mapped in CoreMappings with UDP's.
         map("udp.checksum_coverage", "udplite.checksum_coverage"),
+        // IPv6 options' type bits (hop-by-hop and destination options).
+        map("ipv6.opt.type.action", "ipv6.hopopts.options[*].type_bits.action", "ipv6.dstopts.options[*].type_bits.action"),
+        map("ipv6.opt.type.change", "ipv6.hopopts.options[*].type_bits.change", "ipv6.dstopts.options[*].type_bits.change"),
+        map("ipv6.opt.type.rest", "ipv6.hopopts.options[*].type_bits.rest", "ipv6.dstopts.options[*].type_bits.rest"),
         // IPv6 routing headers (seg6.pcap, the kernel's SRv6; ipv6-ext-full.pcap, crafted): the common
         // part, then by type (0: source route, 2: Mobile IPv6's home address, 4: segment routing).
         map("ipv6.routing.nxt", "ipv6.routing.next_header"), map("ipv6.routing.len", "ipv6.routing.length"),
