@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Transport variants crafted with scapy, for what the kernel here cannot send (no sctp or dccp
 module loads in this sandbox) or sends only on failure (MPTCP's MP_FAIL). Called by
 scripts/capture-transport.sh (`crafted`); writes Corpus/captures/<name>.pcap for each (or for the
@@ -24,7 +24,7 @@ names given as arguments) and its oracle (see common.py).
                    reset, sync, syncack, with options (change, confirm, timestamp, NDP count).
     pgm            PGM (IP protocol 113): SPM, ODATA, RDATA, NAK and NCF, with options.
 
-    cd scripts/corpus && /usr/bin/python3 transport_variants.py [mptcp-crafted ...]
+    cd scripts/corpus && python3 transport_variants.py [mptcp-crafted ...]
 """
 import struct
 import sys
