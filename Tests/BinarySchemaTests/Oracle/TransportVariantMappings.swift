@@ -54,7 +54,8 @@ extension BundledSchemaOracleTests {
         map("mip6.ni.cni", "mipv6.body.options[*].data.care_of_nonce_index"),
         map("mip6.bad.auth", "mipv6.body.options[*].data", as: .position),
         // DCCP (dccp.pcap, crafted: no dccp module loads here). Not mapped: dccp.ack_raw, which tshark
-        // places one byte early and three long in a Reset with 48-bit numbers; dccp.seq, relative.
+        // places one byte early and three long in a Reset with 48-bit numbers; dccp.seq and dccp.ack,
+        // relative to the first seen.
         map("dccp.srcport", "dccp.src_port"), map("dccp.dstport", "dccp.dst_port"),
         map("dccp.data_offset", "dccp.data_offset"), map("dccp.ccval", "dccp.ccval"), map("dccp.cscov", "dccp.cscov"),
         map("dccp.checksum", "dccp.checksum"), map("dccp.res1", "dccp.res1"), map("dccp.type", "dccp.type"),
@@ -62,7 +63,7 @@ extension BundledSchemaOracleTests {
         map("dccp.ack_res", "dccp.ack_res", "dccp.ack_res_short"), map("dccp.service_code", "dccp.service_code"),
         map("dccp.reset_code", "dccp.reset_code"), map("dccp.data1", "dccp.data1"), map("dccp.data2", "dccp.data2"),
         map("dccp.data3", "dccp.data3"),
-        map("dccp.option_type", "dccp.options[*]", as: .position), map("dccp.padding", "dccp.options[*]", as: .position),
+        map("dccp.options", "dccp.options", as: .position), map("dccp.option_type", "dccp.options[*]", as: .position), map("dccp.padding", "dccp.options[*]", as: .position),
         map("dccp.feature_number", "dccp.options[*].data.feature_number"),
         map("dccp.timestamp", "dccp.options[*].data"), map("dccp.timestamp_echo", "dccp.options[*].data.timestamp_echo"),
         map("dccp.ndp_count", "dccp.options[*].data"),
