@@ -37,7 +37,7 @@ import Testing
         + transportMappings + icmpMappings + udpApplicationMappings + mdnsMappings
         + bgpAndFriendsMappings + tcpApplicationMappings + tlsMappings + icsMappings + textProtocolMappings + databaseMappings
         + windowsMappings + rpcMappings + fixesMappings + directoryMappings + voiceMappings + remoteAccessMappings
-        + messagingMappings + telemetryMappings + rdpAndNFSMappings + vpnMappings
+        + messagingMappings + telemetryMappings + rdpAndNFSMappings + vpnMappings + transportVariantMappings
 
     /// One occurrence of a tshark field: raw hex, offset, length, bitmask, and its shown value.
     struct OracleField {
