@@ -190,8 +190,9 @@ import Testing
             let factor: Int64
             if case .scaled(let scale) = mapping.comparison { factor = scale } else { factor = 1 }
             guard let expected = Self.integer(field.shown) else {
-                // A u64 past Int64.max (OpenVPN's session IDs): compared as unsigned.
-                if factor == 1, let large = UInt64(field.shown), case .unsigned(let value) = node.value {
+                // A u64 past Int64.max (OpenVPN's session IDs, Mobile IPv6's tokens in hex): compared as unsigned.
+                let large = field.shown.hasPrefix("0x") ? UInt64(field.shown.dropFirst(2), radix: 16) : UInt64(field.shown)
+                if factor == 1, let large, case .unsigned(let value) = node.value {
                     return value == large ? nil : "ours \(value), tshark \(large)"
                 }
                 return "tshark value '\(field.shown)' is not a number"

@@ -114,7 +114,7 @@ import Testing
         let computed = diagnostics("struct Main { lazy let a = 1 }")
         #expect(computed.contains { $0.message.contains("'lazy' applies to a field read at an offset") })
         let hidden = diagnostics("struct Main { hidden lazy a: u8 @at(0) }")
-        #expect(hidden.contains { $0.message.contains("only a computed value can be hidden") })
+        #expect(hidden.contains { $0.message.contains("a lazy field cannot be hidden") })
         let fromChild = diagnostics("""
             struct Inner { let n = parent.a }
             struct Main { lazy a: u8 @at(0)  inner: Inner }

@@ -102,9 +102,34 @@ import Testing
         #expect(fields[value["parent"] as? Int ?? -1]["path"] as? String == "Main.inner")
     }
 
-    @Test func onlyComputedValuesCanBeHidden() {
+    @Test func onlyComputedValuesAndSecondLooksCanBeHidden() {
         let found = diagnostics("struct Main { hidden let a = 1  hidden b: u8 }")
-        #expect(found.map(\.message).contains { $0.contains("only a computed value can be hidden") }, "\(found)")
+        #expect(found.map(\.message).contains { $0.contains("only a computed value, or a field read with @at over bytes other fields show, can be hidden") },
+                "\(found)")
+        let whole = diagnostics("struct Main { a: u8  hidden b: Inner @at(0) }  struct Inner { c: u8 }")
+        #expect(whole.map(\.message).contains { $0.contains("a hidden field reads one value (an integer, an address or bytes), not a struct") },
+                "\(whole)")
+    }
+
+    /// `hidden name: T @at(offset)`: a second look at bytes other fields show (an IPv6 routing
+    /// header's final destination, for a checksum): used as a field, shown by no view unless asked,
+    /// and its bytes stay the first field's.
+    @Test func aHiddenSecondLookIsUsedButNotShown() throws {
+        let dissection = try dissect("""
+            struct Main {
+              pair: u16 @hex
+              hidden low: u8 @at(1)
+              let twice = low * 2
+            }
+            """, [0x12, 0x34])
+        #expect(dissection.error == nil)
+        #expect(try dissection.int("Main.low") == 0x34)
+        #expect(try dissection.int("Main.twice") == 0x68)
+        for view in View.allCases where view != .summary {
+            #expect(!view.render(dissection).contains("low"), "\(view)")
+            #expect(view.render(dissection, options: RenderOptions(showsHidden: true)).contains("low"), "\(view) with showsHidden")
+        }
+        #expect(!View.fields.render(dissection).contains("unclaimed"))
     }
 
     // MARK: filter names

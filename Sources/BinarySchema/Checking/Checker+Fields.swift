@@ -138,6 +138,16 @@ extension Checker {
             }
         }
         let checksum = checksumAttribute.flatMap { checkChecksum($0, field: syntax, type: type, scope: scope) }
+        if syntax.isHidden {
+            // Hidden, a field would leave bytes unlabeled, or children without a parent in the views.
+            if position == nil {
+                report(.invalidValue, "only a computed value, or a field read with @at over bytes other fields show, can be hidden: '\(syntax.name)' reads the bytes at the cursor, which a view must show",
+                       at: syntax.location)
+            } else if !Self.isSingleValue(type) {
+                report(.invalidValue, "a hidden field reads one value (an integer, an address or bytes), not \(Self.describe(type))",
+                       at: syntax.location)
+            }
+        }
         if syntax.isLazy {
             if position == nil {
                 report(.invalidValue, "a lazy field is read at an offset, when something needs it: add @at(offset) to '\(syntax.name)'",
@@ -151,8 +161,8 @@ extension Checker {
         return Field(id: fields.count, name: syntax.name, structID: scope.structID, slot: slot, type: type,
                      condition: condition, constraints: constraints, size: size, display: display,
                      displayFormat: displayFormat, location: syntax.location, littleEndianCondition: littleEndian,
-                     position: position, alignment: alignment, checksum: checksum, isLazy: syntax.isLazy,
-                     filterNaming: filterNaming)
+                     position: position, alignment: alignment, checksum: checksum, isHidden: syntax.isHidden,
+                     isLazy: syntax.isLazy, filterNaming: filterNaming)
     }
 
     /// `@encoding("utf-16le")`: the encoding it names, or nil after reporting why there is none.
@@ -337,6 +347,14 @@ extension Checker {
     }
 
     /// A field type in words, for messages.
+    /// Whether a field of `type` reads one value, a node without children (what a hidden field may be).
+    static func isSingleValue(_ type: FieldType) -> Bool {
+        switch type {
+        case .integer, .float, .boolean, .varint, .bytes, .address, .string, .enumeration, .dnsName: return true
+        case .structure, .array, .switchOn, .instance, .parameter, .computed, .dispatch: return false
+        }
+    }
+
     static func describe(_ type: FieldType) -> String {
         switch type {
         case .integer(let integer): return "\(integer.isSigned ? "i" : "u")\(integer.bits)"

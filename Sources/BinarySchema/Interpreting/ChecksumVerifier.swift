@@ -23,6 +23,12 @@ struct ChecksumPlan: ~Copyable {
         var count: Int32
         var sourceSlot: Int32
         var destinationSlot: Int32
+        /// The slots of its `pseudo_src` and `pseudo_dst` addresses, or -1: what an extension header
+        /// between the checksum and the IP header gives the pseudo-header instead of `src` and `dst`
+        /// (a routing header's final destination, RFC 8200 8.1; a Home Address option's source,
+        /// RFC 6275 6.3).
+        var pseudoSourceSlot: Int32
+        var pseudoDestinationSlot: Int32
     }
 
     let structs: Table<StructEntry>
@@ -73,7 +79,8 @@ struct ChecksumPlan: ~Copyable {
                 destination = to.slot
             }
             structs.append(StructEntry(start: start, count: Int32(entries.count) - start, sourceSlot: source,
-                                       destinationSlot: destination))
+                                       destinationSlot: destination, pseudoSourceSlot: addressSlot("pseudo_src")?.slot ?? -1,
+                                       pseudoDestinationSlot: addressSlot("pseudo_dst")?.slot ?? -1))
         }
         self.structs = Table(structs)
         self.entries = Table(entries)
@@ -333,11 +340,17 @@ enum ChecksumVerifier {
     private static func pseudoHeaderAddresses(_ frame: Frame, store: NodeStore, plan: ExecutionPlan,
                                               bytes: [UInt8]) -> (source: Range<Int>, destination: Range<Int>)? {
         var parentIndex = frame.parent
+        // Extension headers between the checksum and the addresses may name others (the nearest wins).
+        var (pseudoSource, pseudoDestination): (Int32?, Int32?) = (nil, nil)
         while let parent = store.frame(parentIndex) {
             let entry = plan.checksums.structs[parent.structID]
+            if pseudoSource == nil, entry.pseudoSourceSlot >= 0 { pseudoSource = store.slotNode(parent, entry.pseudoSourceSlot) }
+            if pseudoDestination == nil, entry.pseudoDestinationSlot >= 0 {
+                pseudoDestination = store.slotNode(parent, entry.pseudoDestinationSlot)
+            }
             if entry.sourceSlot >= 0 {
-                guard let source = store.slotNode(parent, entry.sourceSlot),
-                      let destination = store.slotNode(parent, entry.destinationSlot) else { return nil }
+                guard let source = pseudoSource ?? store.slotNode(parent, entry.sourceSlot),
+                      let destination = pseudoDestination ?? store.slotNode(parent, entry.destinationSlot) else { return nil }
                 let from = store.nodes[Int(source)]
                 let to = store.nodes[Int(destination)]
                 let sourceRange = from.byteOffset..<(from.byteOffset + from.byteLength)

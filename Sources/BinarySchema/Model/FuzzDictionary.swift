@@ -67,7 +67,7 @@ package enum FuzzDictionary {
         "[until \"", "[until 0x", "\\r\\n", "\\0", "\\x", "x\"", "@text", "@encoding(\"", "utf-8", "ascii", "latin1",
         "utf-16le", "utf-16be", "== \"",
         "@checksum(", "internet", "crc32", "crc32c", "crc16_ccitt", "crc16_xmodem", "crc16_kermit", "adler32", "self",
-        "ip_pseudo(", "on_request", "when(", "src", "dst", "{?", "{? {", "@label(\"",
+        "ip_pseudo(", "on_request", "when(", "src", "dst", "pseudo_src", "pseudo_dst", "hidden", "{?", "{? {", "@label(\"",
         "hidden let ", "@requires(", "@name(\"", "@name(\"\")", "[*]", "{len(", "import \"ip\"",
         "index()", "count(", "any(", "all(", "first(", "sum(", ", it.", "parent.items[index() - 1]", "[i]", "[0][0]",
         "@pad(0x20)", "@pad(0)", "let k: E = ", "enum E: u8 { a = 1 } ", "[until sum(", "lazy ", "lazy x: u8 @at(0)",

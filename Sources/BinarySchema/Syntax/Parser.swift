@@ -235,9 +235,14 @@ struct Parser {
         if current.isKeyword("hidden"), position + 1 < tokens.count, tokens[position + 1].isKeyword("let") {
             isHidden = true
             advance()
+        } else if current.isKeyword("hidden"), position + 1 < tokens.count, tokens[position + 1].isKeyword("lazy") {
+            throw fail("a lazy field cannot be hidden: it is read when something needs it, and shown")
         } else if current.isKeyword("hidden"), position + 2 < tokens.count, tokens[position + 1].identifier != nil,
-                  tokens[position + 2].isSymbol(":") || tokens[position + 1].isKeyword("lazy") {
-            throw fail("only a computed value can be hidden ('hidden let name = …'): the bytes a field reads are always shown")
+                  tokens[position + 2].isSymbol(":") {
+            // `hidden name: T @at(offset)`: a second look at bytes other fields show (the checker
+            // refuses it without @at).
+            isHidden = true
+            advance()
         }
         // `lazy name: T @at(offset)`: a field read when something first needs it.
         var isLazy = false
@@ -306,6 +311,7 @@ struct Parser {
         var field = FieldSyntax(name: name, location: location(of: nameToken), type: type, expectedValue: expected,
                                 condition: condition, attributes: attributes)
         field.isLazy = isLazy
+        field.isHidden = isHidden
         return field
     }
 
