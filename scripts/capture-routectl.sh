@@ -389,16 +389,16 @@ def esis(kind, holding, body):
     pdu = hdr + b"\0\0" + body
     return checksum(pdu, 7)
 
-def clnp(kind, src, dst, data, options=b"", seg=None, lifetime=32):
-    fixed_len = 9
+def clnp(kind, src, dst, data, options=b"", seg=None, lifetime=32, more=False, extra=0):
+    """A CLNP PDU; seg is the data unit identifier and segment offset (the segmentation part's
+    total length is this PDU's, plus extra octets in later segments)."""
     addr = bytes([len(dst)]) + dst + bytes([len(src)]) + src
-    segpart = struct.pack(">HHH", *seg) if seg else b""
-    hlen = fixed_len + len(addr) + len(segpart) + len(options)
-    flags = (0x80 if seg else 0) | 0x20 | kind   # SP, E/R (error report wanted), type
+    hlen = 9 + len(addr) + (6 if seg else 0) + len(options)
     total = hlen + len(data)
+    segpart = struct.pack(">HHH", seg[0], seg[1], total + extra) if seg else b""
+    flags = (0x80 if seg else 0) | (0x40 if more else 0) | (0x20 if kind != 0x01 else 0) | kind
     hdr = bytes([0x81, hlen, 1, lifetime, flags]) + struct.pack(">H", total) + b"\0\0"
-    pdu = checksum(hdr + addr + segpart + options, 7) + data
-    return pdu
+    return checksum(hdr + addr + segpart + options, 7) + data
 
 frames = []
 # ES hello (ESH) from the end system to all intermediate systems: one NSAP
@@ -409,15 +409,16 @@ frames.append(frame(all_es, is_mac, esis(4, 600, bytes([len(is_nsap)]) + is_nsap
 frames.append(frame(all_is, es_mac, esis(2, 300, bytes([2, len(es_nsap)]) + es_nsap + bytes([len(es_nsap)]) + es_nsap[:-1] + b"\x01")))
 # CLNP data PDU (DT) carrying a 12-octet payload, with segmentation part and QoS and priority options
 opts = bytes([0xc3, 1, 0xc0]) + bytes([0xcd, 1, 0x05])
-frames.append(frame(is_mac, es_mac, clnp(0x1c, es_nsap, dst_nsap, b"hello, osi!\n", opts, seg=(1, 0, 0), lifetime=64)))
+frames.append(frame(is_mac, es_mac, clnp(0x1c, es_nsap, dst_nsap, b"hello, osi!\n", opts, seg=(1, 0), lifetime=64)))
 # CLNP data PDU, the first of two segments
-frames.append(frame(is_mac, es_mac, clnp(0x1c, es_nsap, dst_nsap, b"first segment ", b"", seg=(2, 0, 40))))
+frames.append(frame(is_mac, es_mac, clnp(0x1c, es_nsap, dst_nsap, b"first segment ", b"", seg=(2, 0), more=True,
+                                          extra=24)))
 # CLNP echo request (ER type 0x1e) and echo response (0x1f) without segmentation part
 frames.append(frame(is_mac, es_mac, clnp(0x1e, es_nsap, dst_nsap, b"echo payload")))
 frames.append(frame(es_mac, is_mac, clnp(0x1f, dst_nsap, es_nsap, b"echo payload")))
 # CLNP error report (ER type 0x01) from the IS: reason option "lifetime expired" (0xc1), the
 # header of the discarded PDU as data
-bad = clnp(0x1c, es_nsap, dst_nsap, b"", b"", seg=(3, 0, 0), lifetime=1)
+bad = clnp(0x1c, es_nsap, dst_nsap, b"", b"", seg=(3, 0), lifetime=1)
 frames.append(frame(es_mac, is_mac, clnp(0x01, is_nsap, es_nsap, bad, bytes([0xc1, 2, 0x80, 0]))))
 # RD (redirect, ES-IS type 6): destination, subnetwork address, NET of the better IS
 rd = bytes([len(dst_nsap)]) + dst_nsap + bytes([6]) + is_mac + bytes([len(is_nsap)]) + is_nsap
