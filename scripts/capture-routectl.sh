@@ -4,7 +4,7 @@
 # 10.98.0.2, fd98::1 and fd98::2; nothing leaves them, every daemon is bounded in time), and records
 # tshark's dissection of the same bytes as the oracle the tests compare with.
 #
-#   scripts/capture-routectl.sh [isis] [ldp] [bgp-frr] [pim-register] [clnp-esis]
+#   scripts/capture-routectl.sh [isis] [ldp] [bgp-frr] [pim-register] [clnp-esis] [nhrp]
 #                               (as root; needs tcpdump, tshark, mergecap, Debian's frr, and scapy
 #                                for clnp-esis)
 #
@@ -40,6 +40,12 @@
 #   clnp-esis.pcap     CRAFTED with scapy (no OSI end system runs on Linux): ES-IS ESH and ISH,
 #                      CLNP data and error reports over 802.3 LLC, as an OSI end system and router
 #                      would send them.
+#   nhrp.pcap          CRAFTED (the container's kernel has no GRE, so FRR's nhrpd cannot run): NHRP in
+#                      GRE between a DMVPN hub and spoke: registration request and reply,
+#                      resolution request and reply, purge request and reply, error indication,
+#                      traffic indication; client information entries and extensions (responder
+#                      address, forward and reverse transit NHS records, authentication, NAT
+#                      address, end), as nhrpd sends them.
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/import_capture.py), with its oracle Corpus/oracle/<name>.json and
@@ -49,7 +55,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(isis ldp bgp-frr pim-register clnp-esis)
+[ ${#wanted[@]} -gt 0 ] || wanted=(isis ldp bgp-frr pim-register clnp-esis nhrp)
 a=dsx-rt-a
 b=dsx-rt-b
 s=dsx-rt-s
@@ -432,6 +438,98 @@ EOF
   import clnp-esis "$work/clnp-esis.raw.pcap"
 }
 
+nhrp_run() {
+  python3 - "$work/nhrp.raw.pcap" <<'EOF'
+import struct, sys
+# Crafted NHRP (RFC 2332, with Cisco's and FRR's extensions) in GRE (protocol type 0x2001) between
+# a DMVPN hub (NBMA 192.0.2.1, tunnel 10.255.0.1) and a spoke (NBMA 192.0.2.2, tunnel 10.255.0.2),
+# as FRR's nhrpd sends them; the kernel here has no GRE, so nhrpd cannot run.
+hub_mac = bytes.fromhex("020000000201"); spoke_mac = bytes.fromhex("020000000202")
+hub_nbma, spoke_nbma = bytes([192, 0, 2, 1]), bytes([192, 0, 2, 2])
+hub_tun, spoke_tun, other_tun = bytes([10, 255, 0, 1]), bytes([10, 255, 0, 2]), bytes([10, 255, 0, 3])
+
+def csum(data):
+    if len(data) % 2: data += b"\0"
+    total = sum(struct.unpack(">%dH" % (len(data) // 2), data))
+    while total >> 16: total = (total & 0xFFFF) + (total >> 16)
+    return ~total & 0xFFFF
+
+def cie(code=0, prefix=32, mtu=1400, htime=7200, nbma=b"", proto=b"", pref=0):
+    return struct.pack(">BBHHHBBBB", code, prefix, 0, mtu, htime, len(nbma), 0, len(proto), pref) + nbma + proto
+
+def ext(type_, value=b"", compulsory=False):
+    return struct.pack(">HH", (0x8000 if compulsory else 0) | type_, len(value)) + value
+
+def nhrp(op, mandatory, exts=b"", hopcnt=255):
+    extoff = 20 + len(mandatory) if exts else 0
+    body = mandatory + exts
+    hdr = struct.pack(">HH5sBHHHBBBB", 1, 0x0800, b"\0" * 5, hopcnt, 20 + len(body), 0, extoff, 1, op, 4, 0)
+    pkt = hdr + body
+    return pkt[:12] + struct.pack(">H", csum(pkt)) + pkt[14:]
+
+def common(flags, reqid, src_nbma, src_proto, dst_proto):
+    return struct.pack(">BBHI", len(src_proto), len(dst_proto), flags, reqid) + src_nbma + src_proto + dst_proto
+
+def error_part(code, offset, src_nbma, src_proto, dst_proto):
+    return struct.pack(">BBHHH", len(src_proto), len(dst_proto), 0, code, offset) + src_nbma + src_proto + dst_proto
+
+ip_id = [0x1000]
+def frame(src_mac, dst_mac, src_ip, dst_ip, payload):
+    gre = struct.pack(">HH", 0, 0x2001) + payload
+    ip_id[0] += 1
+    hdr = struct.pack(">BBHHHBBH4s4s", 0x45, 0xC0, 20 + len(gre), ip_id[0], 0x4000, 64, 47, 0, src_ip, dst_ip)
+    hdr = hdr[:10] + struct.pack(">H", csum(hdr)) + hdr[12:]
+    f = dst_mac + src_mac + b"\x08\x00" + hdr + gre
+    return f + b"\0" * max(0, 60 - len(f))
+
+end = ext(0, compulsory=True)
+responder = ext(3, b"", True)
+fwd, rev = ext(4, b"", True), ext(5, b"", True)
+nat = ext(9, cie(prefix=32, nbma=spoke_nbma, proto=spoke_tun))
+frames = []
+# Registration Request (3), U flag, a CIE for the spoke's own address; responder address, transit
+# NHS records, authentication (SPI 1, a cleartext password), end
+frames.append(frame(spoke_mac, hub_mac, spoke_nbma, hub_nbma, nhrp(3,
+    common(0x8000, 0x2a, spoke_nbma, spoke_tun, hub_tun) + cie(prefix=32, htime=7200),
+    responder + fwd + rev + ext(7, struct.pack(">HH", 0, 1) + spoke_tun + b"secret") + end)))
+# Registration Reply (4): code 0 (success), the responder address extension filled in, NAT address
+frames.append(frame(hub_mac, spoke_mac, hub_nbma, spoke_nbma, nhrp(4,
+    common(0x8000, 0x2a, spoke_nbma, spoke_tun, hub_tun) + cie(prefix=32, htime=7200),
+    ext(3, cie(prefix=32, htime=7200, nbma=hub_nbma, proto=hub_tun), True) + fwd + rev + nat + end)))
+# Resolution Request (1) for 10.255.0.3: Q, U and S flags
+frames.append(frame(spoke_mac, hub_mac, spoke_nbma, hub_nbma, nhrp(1,
+    common(0x9800, 0x2b, spoke_nbma, spoke_tun, other_tun) + cie(prefix=0, htime=7200),
+    responder + fwd + rev + end)))
+# Resolution Reply (2): the other spoke's NBMA and protocol addresses as a CIE
+frames.append(frame(hub_mac, spoke_mac, hub_nbma, spoke_nbma, nhrp(2,
+    common(0xD800, 0x2b, spoke_nbma, spoke_tun, other_tun)
+    + cie(prefix=32, htime=7200, nbma=bytes([192, 0, 2, 3]), proto=other_tun),
+    ext(3, cie(prefix=32, nbma=bytes([192, 0, 2, 3]), proto=other_tun), True) + fwd + rev + end)))
+# Purge Request (5), one CIE
+frames.append(frame(hub_mac, spoke_mac, hub_nbma, spoke_nbma, nhrp(5,
+    common(0x8000, 0x2c, hub_nbma, hub_tun, spoke_tun) + cie(prefix=32, htime=0, proto=other_tun), end)))
+# Purge Reply (6)
+frames.append(frame(spoke_mac, hub_mac, spoke_nbma, hub_nbma, nhrp(6,
+    common(0x8000, 0x2c, hub_nbma, hub_tun, spoke_tun) + cie(prefix=32, htime=0, proto=other_tun), end)))
+# Error Indication (7): code 6 (protocol address unreachable), the errored packet after it
+frames.append(frame(hub_mac, spoke_mac, hub_nbma, spoke_nbma, nhrp(7,
+    error_part(6, 0, hub_nbma, hub_tun, spoke_tun)
+    + nhrp(1, common(0x8000, 0x2d, spoke_nbma, spoke_tun, other_tun) + cie(prefix=0)))))
+# Traffic Indication (8, Cisco's redirect): traffic code, the start of the packet that caused it
+# (a ping from the spoke to the other spoke through the hub: its IP header and ICMP header)
+quoted = bytes.fromhex("4500005400004000400100000aff00020aff0003")
+quoted = quoted[:10] + struct.pack(">H", csum(quoted)) + quoted[12:] + bytes.fromhex("0800f7fe00010001")
+frames.append(frame(hub_mac, spoke_mac, hub_nbma, spoke_nbma, nhrp(8,
+    error_part(0, 0, hub_nbma, hub_tun, spoke_tun) + quoted)))
+
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+    for i, fr in enumerate(frames):
+        f.write(struct.pack("<IIII", 1, i * 1000, len(fr), len(fr)) + fr)
+EOF
+  import nhrp "$work/nhrp.raw.pcap"
+}
+
 for name in "${wanted[@]}"; do
   case $name in
   isis) isis_run ;;
@@ -439,6 +537,7 @@ for name in "${wanted[@]}"; do
   bgp-frr) bgp_run ;;
   pim-register) pim_run ;;
   clnp-esis) clnp_esis_run ;;
+  nhrp) nhrp_run ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac
 done

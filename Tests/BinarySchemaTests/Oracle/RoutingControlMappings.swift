@@ -3,7 +3,8 @@ extension BundledSchemaOracleTests {
     /// (scripts/capture-routectl.sh): isis.pcap (isisd, LAN and point-to-point IIHs, LSPs, CSNPs,
     /// PSNPs), ldp.pcap (ldpd: hellos and a session), bgp-frr.pcap (bgpd: capabilities, path
     /// attributes, IPv6, route refresh, notification), pim-register.pcap (pimd: registers carrying
-    /// the source's packet, register-stops, join/prunes), clnp-esis.pcap (crafted: ES-IS and CLNP).
+    /// the source's packet, register-stops), clnp-esis.pcap (crafted: ES-IS and CLNP), nhrp.pcap
+    /// (crafted: NHRP in GRE, a DMVPN hub and spoke).
     /// System and LSP IDs and prefixes are bytes here and formatted by tshark: compared by position.
     static let routingControlMappings: [Mapping] = [
         // IS-IS common header
@@ -210,5 +211,47 @@ extension BundledSchemaOracleTests {
         map("esis.netl", "esis.body.netl"), map("esis.net", "esis.body.net", as: .position),
         map("esis.dal", "esis.body.dal"), map("esis.da", "esis.body.da", as: .position),
         map("esis.bsnpal", "esis.body.bsnpal"), map("esis.bsnpa", "esis.body.bsnpa", as: .position),
+        // NHRP in GRE (nhrp.pcap, crafted); an error indication's quoted packet is an nhrp layer of its own
+        map("nhrp.hdr.afn", "nhrp.afn"), map("nhrp.hdr.pro.type", "nhrp.pro_type"),
+        map("nhrp.protocol_type", "nhrp.pro_snap", as: .position), map("nhrp.hdr.hopcnt", "nhrp.hopcnt"),
+        map("nhrp.hdr.pktsz", "nhrp.pktsz"), map("nhrp.hdr.chksum", "nhrp.chksum"), map("nhrp.hdr.extoff", "nhrp.extoff"),
+        map("nhrp.hdr.version", "nhrp.version"), map("nhrp.hdr.op.type", "nhrp.op_type"),
+        map("nhrp.hdr.shtl", "nhrp.shtl", as: .position), map("nhrp.hdr.shtl.type", "nhrp.shtl.type"),
+        map("nhrp.hdr.shtl.len", "nhrp.shtl.len"), map("nhrp.hdr.sstl", "nhrp.sstl", as: .position),
+        map("nhrp.hdr.sstl.type", "nhrp.sstl.type"), map("nhrp.hdr.sstl.len", "nhrp.sstl.len"),
+        map("nhrp.src.prot.len", "nhrp.mandatory.src_prot_len"), map("nhrp.dst.prot.len", "nhrp.mandatory.dst_prot_len"),
+        map("nhrp.flags", "nhrp.mandatory.flags", as: .position),
+        map("nhrp.flag.q", "nhrp.mandatory.flags.q"), map("nhrp.flag.a", "nhrp.mandatory.flags.a"),
+        map("nhrp.flag.d", "nhrp.mandatory.flags.d"), map("nhrp.flag.u", "nhrp.mandatory.flags.u"),
+        map("nhrp.flag.s", "nhrp.mandatory.flags.s"), map("nhrp.flag.n", "nhrp.mandatory.flags.n"),
+        map("nhrp.flag.nat", "nhrp.mandatory.flags.nat"), map("nhrp.reqid", "nhrp.mandatory.reqid"),
+        map("nhrp.err.code", "nhrp.mandatory.err_code"), map("nhrp.err.offset", "nhrp.mandatory.err_offset"),
+        map("nhrp.src.nbma.addr", "nhrp.mandatory.src_nbma_addr", as: .text),
+        map("nhrp.src.prot.addr", "nhrp.mandatory.src_prot_addr", as: .text),
+        map("nhrp.dst.prot.addr", "nhrp.mandatory.dst_prot_addr", as: .text),
+        map("nhrp.code", "nhrp.mandatory.body[*].code", "nhrp.extensions[*].value[*].code"),
+        map("nhrp.prefix", "nhrp.mandatory.body[*].prefix", "nhrp.extensions[*].value[*].prefix"),
+        map("nhrp.unused", "nhrp.mandatory.body[*].unused", "nhrp.extensions[*].value[*].unused"),
+        map("nhrp.mtu", "nhrp.mandatory.body[*].mtu", "nhrp.extensions[*].value[*].mtu"),
+        map("nhrp.htime", "nhrp.mandatory.body[*].htime", "nhrp.extensions[*].value[*].htime"),
+        map("nhrp.cli.addr_tl", "nhrp.mandatory.body[*].addr_tl", "nhrp.extensions[*].value[*].addr_tl", as: .position),
+        map("nhrp.cli.addr_tl.type", "nhrp.mandatory.body[*].addr_tl.type", "nhrp.extensions[*].value[*].addr_tl.type"),
+        map("nhrp.cli.addr_tl.len", "nhrp.mandatory.body[*].addr_tl.len", "nhrp.extensions[*].value[*].addr_tl.len"),
+        map("nhrp.cli.saddr_tl", "nhrp.mandatory.body[*].saddr_tl", "nhrp.extensions[*].value[*].saddr_tl",
+            as: .position),
+        map("nhrp.cli.saddr_tl.type", "nhrp.mandatory.body[*].saddr_tl.type", "nhrp.extensions[*].value[*].saddr_tl.type"),
+        map("nhrp.cli.saddr_tl.len", "nhrp.mandatory.body[*].saddr_tl.len", "nhrp.extensions[*].value[*].saddr_tl.len"),
+        map("nhrp.prot.len", "nhrp.mandatory.body[*].prot_len", "nhrp.extensions[*].value[*].prot_len"),
+        map("nhrp.pref", "nhrp.mandatory.body[*].pref", "nhrp.extensions[*].value[*].pref"),
+        map("nhrp.client.nbma.addr", "nhrp.mandatory.body[*].nbma_addr", "nhrp.extensions[*].value[*].nbma_addr",
+            as: .text),
+        map("nhrp.client.prot.addr", "nhrp.mandatory.body[*].prot_addr", "nhrp.extensions[*].value[*].prot_addr",
+            as: .text),
+        map("nhrp.ext.c", "nhrp.extensions[*].c"), map("nhrp.ext.type", "nhrp.extensions[*].type"),
+        map("nhrp.ext.len", "nhrp.extensions[*].len"),
+        map("nhrp.auth_ext.reserved", "nhrp.extensions[*].value.reserved"),
+        map("nhrp.auth_ext.spi", "nhrp.extensions[*].value.spi"),
+        map("nhrp.auth_ext.src_addr", "nhrp.extensions[*].value.src_addr", as: .text),
+        map("nhrp.auth_ext.data", "nhrp.extensions[*].value.data", as: .position),
     ]
 }
