@@ -174,6 +174,10 @@ extension BundledSchemaOracleTests {
             "bgp.update.path_attributes[*].value.nlri[*].path_id", "bgp.update.path_attributes[*].value.withdrawn[*].path_id"),
         map("bgp.route_refresh.afi", "bgp.route_refresh.afi"), map("bgp.route_refresh.subtype", "bgp.route_refresh.subtype"),
         map("bgp.route_refresh.safi", "bgp.route_refresh.safi"),
+        map("bgp.route_refresh.orf", "bgp.route_refresh.orf", as: .position),
+        map("bgp.route_refresh.orf.flag", "bgp.route_refresh.orf.flag"),
+        map("bgp.route_refresh.orf.type", "bgp.route_refresh.orf.orfs[*].type"),
+        map("bgp.route_refresh.orf.length", "bgp.route_refresh.orf.orfs[*].length"),
         map("bgp.update.path_attribute.mp_reach_nlri.next_hop.ipv6.link_local",
             "bgp.update.path_attributes[*].value.next_hop.link_local", as: .text),
         // PIM Register (its packet is the ip layer above), the Hello's address list (pim-register.pcap; the
