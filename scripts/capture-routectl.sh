@@ -14,7 +14,8 @@
 #                      one capture: over 802.3 with LLC (DSAP/SSAP 0xFE), TLVs area addresses, IS
 #                      neighbors, protocols supported, IP interface address, hostname, extended IS
 #                      reachability, extended IP reachability, IPv6 reachability and interface
-#                      address, router capability, LSP entries, padding.
+#                      address, router capability, LSP entries, padding, authentication (HMAC-MD5
+#                      on the LAN's hellos and level-1 LSPs and SNPs, cleartext at level 2).
 #   ldp.pcap           ldpd in two namespaces, IPv4 and IPv6: hellos on UDP 646 (common hello
 #                      parameters, IPv4 and IPv6 transport addresses, configuration sequence number,
 #                      dual-stack transport preference), the TCP 646
@@ -151,6 +152,7 @@ interface $i0
  isis hello-interval 3
  no isis hello padding
  isis csnp-interval 5
+ isis password md5 dsx-hello-key
  isis priority $([ $side = a ] && echo 90 || echo 64)
 interface $i2
  ip router isis DSX
@@ -159,6 +161,8 @@ interface $i2
 router isis DSX
  net 49.0001.0000.0000.$sys.00
  is-type level-1-2
+ area-password md5 dsx-area-key
+ domain-password clear dsx-domain
  metric-style wide
  log-adjacency-changes
  lsp-gen-interval 1

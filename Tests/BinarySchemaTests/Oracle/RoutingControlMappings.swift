@@ -1,7 +1,7 @@
 extension BundledSchemaOracleTests {
     /// Routing control protocols from FRR's daemons between network namespaces
     /// (scripts/capture-routectl.sh): isis.pcap (isisd, LAN and point-to-point IIHs, LSPs, CSNPs,
-    /// PSNPs), ldp.pcap (ldpd: hellos and a session), bgp-frr.pcap (bgpd: capabilities, path
+    /// PSNPs, HMAC-MD5 and cleartext authentication), ldp.pcap (ldpd: hellos and a session), bgp-frr.pcap (bgpd: capabilities, path
     /// attributes, IPv6, route refresh, notification), pim-register.pcap (pimd: registers carrying
     /// the source's packet, register-stops), clnp-esis.pcap (crafted: ES-IS and CLNP), nhrp.pcap
     /// (crafted: NHRP in GRE, a DMVPN hub and spoke).
@@ -32,6 +32,7 @@ extension BundledSchemaOracleTests {
         map("isis.hello.neighbor_systemid", "isis.hello.clvs[*].value.neighbor_systemid", as: .position),
         map("isis.hello.neighbor_extended_local_circuit_id",
             "isis.hello.clvs[*].value.neighbor_extended_local_circuit_id"),
+        map("isis.hello.clv_authentication", "isis.hello.clvs[*].value.value", as: .position),
         // IS-IS LSPs
         map("isis.lsp.pdu_length", "isis.lsp.pdu_length"), map("isis.lsp.remaining_life", "isis.lsp.remaining_life"),
         map("isis.lsp.lsp_id", "isis.lsp.lsp_id", as: .position),
@@ -75,6 +76,7 @@ extension BundledSchemaOracleTests {
         map("isis.lsp.ipv6_reachability.ipv6_prefix", "isis.lsp.clvs[*].value[*].ipv6_prefix",
             "isis.lsp.clvs[*].value.prefixes[*].ipv6_prefix", as: .position),
         map("isis.lsp.rt_capable.router_id", "isis.lsp.clvs[*].value.router_id"),
+        map("isis.lsp.authentication", "isis.lsp.clvs[*].value.value", as: .position),
         map("isis.lsp.rt_capable.flag_d", "isis.lsp.clvs[*].value.flag_d"),
         map("isis.lsp.rt_capable.flag_s", "isis.lsp.clvs[*].value.flag_s"),
         // IS-IS CSNPs and PSNPs (LSP entries named by the CSNP's fields in both)
