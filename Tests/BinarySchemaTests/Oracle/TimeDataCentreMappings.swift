@@ -1,7 +1,8 @@
 extension BundledSchemaOracleTests {
     /// Time, storage and data-centre protocols between network namespaces (scripts/capture-timedc.sh):
     /// ptp-l2.pcap and ptp-udp.pcap (linuxptp's ptp4l over Ethernet with peer delay, and over UDP with
-    /// end-to-end delay and unicast negotiation; pmc's management messages).
+    /// end-to-end delay and unicast negotiation; pmc's management messages), aoe.pcap (vblade answering
+    /// a client crafted with scapy, the aoe module being missing here).
     static let timeDataCentreMappings: [Mapping] = [
         // PTPv2 common header
         map("ptp.v2.majorsdoid", "ptp.majorsdoid"), map("ptp.v2.messagetype", "ptp.messagetype"),
@@ -135,5 +136,15 @@ extension BundledSchemaOracleTests {
         map("ptp.v2.mm.userDescription.length", "ptp.body.tlv.value.data.userDescription.length"),
         map("ptp.v2.mm.profileIdentity", "ptp.body.tlv.value.data.profileIdentity", as: .position),
         map("ptp.v2.mm.pad", "ptp.body.tlv.value.data.pad", as: .position),
+        // ATA over Ethernet: the header, the ATA command's flags and registers
+        map("aoe.version", "aoe.version"), map("aoe.response", "aoe.flags.response"),
+        map("aoe.flags_error", "aoe.flags.flags_error"),
+        map("aoe.major", "aoe.header.major"), map("aoe.minor", "aoe.header.minor"),
+        map("aoe.cmd", "aoe.header.cmd"), map("aoe.tag", "aoe.header.tag"),
+        map("aoe.aflags.e", "aoe.header.body.e"), map("aoe.aflags.d", "aoe.header.body.d"),
+        map("aoe.aflags.a", "aoe.header.body.a"), map("aoe.aflags.w", "aoe.header.body.w"),
+        map("aoe.err_feature", "aoe.header.body.err_feature"), map("aoe.sector_count", "aoe.header.body.sector_count"),
+        map("aoe.ata.cmd", "aoe.header.body.ata_cmd"), map("aoe.ata.status", "aoe.header.body.ata_status"),
+        map("aoe.lba", "aoe.header.body.lba"),
     ]
 }
