@@ -2,7 +2,8 @@ extension BundledSchemaOracleTests {
     /// Time, storage and data-centre protocols between network namespaces (scripts/capture-timedc.sh):
     /// ptp-l2.pcap and ptp-udp.pcap (linuxptp's ptp4l over Ethernet with peer delay, and over UDP with
     /// end-to-end delay and unicast negotiation; pmc's management messages), aoe.pcap (vblade answering
-    /// a client crafted with scapy, the aoe module being missing here).
+    /// a client crafted with scapy, the aoe module being missing here), vxlan-gpe.pcap (crafted: VXLAN-GPE
+    /// carrying IPv4, IPv6, Ethernet and NSH with MD types 1 and 2; NSH over Ethernet).
     static let timeDataCentreMappings: [Mapping] = [
         // PTPv2 common header
         map("ptp.v2.majorsdoid", "ptp.majorsdoid"), map("ptp.v2.messagetype", "ptp.messagetype"),
@@ -146,5 +147,16 @@ extension BundledSchemaOracleTests {
         map("aoe.err_feature", "aoe.header.body.err_feature"), map("aoe.sector_count", "aoe.header.body.sector_count"),
         map("aoe.ata.cmd", "aoe.header.body.ata_cmd"), map("aoe.ata.status", "aoe.header.body.ata_status"),
         map("aoe.lba", "aoe.header.body.lba"),
+        // VXLAN-GPE and NSH (crafted)
+        map("vxlan.flags", "vxlan.flags", as: .position), map("vxlan.ver", "vxlan.flags.ver"),
+        map("vxlan.i_bit", "vxlan.flags.i_bit"), map("vxlan.p_bit", "vxlan.flags.p_bit"), map("vxlan.o_bit", "vxlan.flags.o_bit"),
+        map("vxlan.reserved_16", "vxlan.reserved_16"), map("vxlan.next_proto", "vxlan.next_proto"),
+        map("nsh.version", "nsh.version"), map("nsh.Obit", "nsh.Obit"), map("nsh.CBit", "nsh.CBit"),
+        map("nsh.ttl", "nsh.ttl"), map("nsh.length", "nsh.length"), map("nsh.mdtype", "nsh.mdtype"),
+        map("nsh.nextproto", "nsh.nextproto"), map("nsh.spi", "nsh.spi"), map("nsh.si", "nsh.si"),
+        map("nsh.contextheader", "nsh.context[*]", as: .position),
+        map("nsh.metadataclass", "nsh.context[*].metadataclass"), map("nsh.metadatatype", "nsh.context[*].metadatatype"),
+        map("nsh.metadataunassignedbit", "nsh.context[*].metadataunassignedbit"),
+        map("nsh.metadatalen", "nsh.context[*].metadatalen"), map("nsh.metadata", "nsh.context[*].metadata", as: .position),
     ]
 }
