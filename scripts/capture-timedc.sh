@@ -28,7 +28,7 @@
 #                      1.1, 1.2, 1.3, 1.4, 1.5 (v6): HELLO, FEATURES, SET_CONFIG, FLOW_MOD,
 #                      PACKET_IN and PACKET_OUT of pings through the bridge, ECHO; then ovs-ofctl
 #                      connecting to the bridge's own listener (show, dump-flows, dump-ports,
-#                      add-flow, get-config): multipart/stats requests and replies, port
+#                      add-flow, get-frags): multipart/stats requests and replies, port
 #                      descriptions, barrier.
 #   sflow.pcap         the same bridge's sFlow v5 export on UDP 6343 (Open vSwitch's agent,
 #                      sampling 1, polling 1 s): flow samples with sampled headers, counter samples.
@@ -215,13 +215,12 @@ openflow_run() { # version number 1..6
   vsctl set-controller br0 tcp:10.98.0.2:6653 ptcp:6653
   sleep 2
   ip netns exec "$c" ping -q -c 2 -i 0.3 -W 1 10.98.1.1 >/dev/null || true
-  local ofctl="ip netns exec $b timeout 3 ovs-ofctl -O $proto"
+  local ofctl="ip netns exec $b timeout 3 ovs-ofctl --no-names -O $proto"
   $ofctl add-flow tcp:10.98.0.1:6653 "priority=300,tcp,nw_src=10.98.1.3,tp_dst=80,actions=drop" || true
   $ofctl show tcp:10.98.0.1:6653 >/dev/null || true
   $ofctl dump-flows tcp:10.98.0.1:6653 >/dev/null || true
   $ofctl dump-ports tcp:10.98.0.1:6653 >/dev/null || true
   $ofctl get-frags tcp:10.98.0.1:6653 >/dev/null || true
-  $ofctl dump-tables tcp:10.98.0.1:6653 >/dev/null || true
   sleep 3
   stop_capture "openflow-v$v"
   stop_peers
@@ -231,7 +230,7 @@ sflow_run() { # name
   vsctl del-controller br0
   vsctl set bridge br0 fail_mode=standalone
   start_capture "$1" 'udp port 6343'
-  vsctl -- --id=@s create sflow agent=dsxtdc0 target=\"10.98.0.2:6343\" sampling=1 polling=1 header=128 \
+  vsctl -- --id=@s create sflow agent=dsxtdc0 target=\"10.98.0.2:6343\" sampling=1 polling=60 header=128 \
     -- set bridge br0 sflow=@s >/dev/null
   sleep 1
   ip netns exec "$c" ping -q -c 3 -i 0.4 -W 1 10.98.1.1 >/dev/null || true
