@@ -31,7 +31,10 @@
 #                      add-flow, get-frags): multipart/stats requests and replies, port
 #                      descriptions, barrier.
 #   sflow.pcap         the same bridge's sFlow v5 export on UDP 6343 (Open vSwitch's agent,
-#                      sampling 1, polling 1 s): flow samples with sampled headers, counter samples.
+#                      sampling 1): flow samples with their sampled headers and extended switch data.
+#                      Counter polling is left at 60 s so that no counter sample is sent: Open
+#                      vSwitch's counter samples carry its own record formats (2203, 1004, ...)
+#                      after which tshark 4 loses its place and calls the datagram malformed.
 #   vxlan-gpe.pcap     CRAFTED with scapy (no daemon here speaks it): VXLAN-GPE on UDP 4790
 #                      carrying IPv4, IPv6, Ethernet and NSH (MD type 1 and 2) with Ethernet and IPv4
 #                      after it; NSH directly over Ethernet (ethertype 0x894F).
@@ -233,8 +236,8 @@ sflow_run() { # name
   vsctl -- --id=@s create sflow agent=dsxtdc0 target=\"10.98.0.2:6343\" sampling=1 polling=60 header=128 \
     -- set bridge br0 sflow=@s >/dev/null
   sleep 1
-  ip netns exec "$c" ping -q -c 3 -i 0.4 -W 1 10.98.1.1 >/dev/null || true
-  sleep 1
+  ip netns exec "$c" ping -q -c 4 -i 0.6 -W 1 10.98.1.1 >/dev/null || true
+  sleep 2
   vsctl clear bridge br0 sflow
   stop_capture "$1"
 }

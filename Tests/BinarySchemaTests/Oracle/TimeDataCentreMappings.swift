@@ -3,7 +3,9 @@ extension BundledSchemaOracleTests {
     /// ptp-l2.pcap and ptp-udp.pcap (linuxptp's ptp4l over Ethernet with peer delay, and over UDP with
     /// end-to-end delay and unicast negotiation; pmc's management messages), aoe.pcap (vblade answering
     /// a client crafted with scapy, the aoe module being missing here), vxlan-gpe.pcap (crafted: VXLAN-GPE
-    /// carrying IPv4, IPv6, Ethernet and NSH with MD types 1 and 2; NSH over Ethernet).
+    /// carrying IPv4, IPv6, Ethernet and NSH with MD types 1 and 2; NSH over Ethernet), openflow-v1.pcap …
+    /// openflow-v6.pcap (Open vSwitch's userspace datapath with ovs-testcontroller and ovs-ofctl, OpenFlow
+    /// 1.0 to 1.5), sflow.pcap (the same bridge's sFlow export).
     static let timeDataCentreMappings: [Mapping] = [
         // PTPv2 common header
         map("ptp.v2.majorsdoid", "ptp.majorsdoid"), map("ptp.v2.messagetype", "ptp.messagetype"),
@@ -158,6 +160,39 @@ extension BundledSchemaOracleTests {
         map("nsh.metadataclass", "nsh.context[*].metadataclass"), map("nsh.metadatatype", "nsh.context[*].metadatatype"),
         map("nsh.metadataunassignedbit", "nsh.context[*].metadataunassignedbit"),
         map("nsh.metadatalen", "nsh.context[*].metadatalen"), map("nsh.metadata", "nsh.context[*].metadata", as: .position),
+        // sFlow v5 (Open vSwitch's flow samples)
+        map("sflow.enterprise", "sflow.samples[*].body.records[*].enterprise", "sflow.samples[*].enterprise"),
+        map("sflow.flow_sample.dropped_packets", "sflow.samples[*].body.dropped_packets"),
+        map("sflow.flow_sample.flow_record", "sflow.samples[*].body.flow_record"),
+        map("sflow.flow_sample.index", "sflow.samples[*].body.index"),
+        map("sflow.flow_sample.input_interface", "sflow.samples[*].body.input_interface"),
+        map("sflow.flow_sample.output_interface", "sflow.samples[*].body.output_interface", as: .position),
+        map("sflow.flow_sample.output_interface_format", "sflow.samples[*].body.output_interface.output_interface_format"),
+        map("sflow.flow_sample.output_interface_value", "sflow.samples[*].body.output_interface.output_interface_value"),
+        map("sflow.flow_sample.sample_pool", "sflow.samples[*].body.sample_pool"),
+        map("sflow.flow_sample.sampling_rate", "sflow.samples[*].body.sampling_rate"),
+        map("sflow.flow_sample.sequence_number", "sflow.samples[*].body.sequence_number"),
+        map("sflow.flow_sample.source_id_class", "sflow.samples[*].body.source_id_class"),
+        map("sflow_245.agent", "sflow.agent", as: .text),
+        map("sflow_245.agenttype", "sflow.agenttype"),
+        map("sflow_245.flow_record_format", "sflow.samples[*].body.records[*].flow_record_format"),
+        map("sflow_245.header.frame_length", "sflow.samples[*].body.records[*].data.frame_length"),
+        map("sflow_245.header.payload_stripped", "sflow.samples[*].body.records[*].data.payload_stripped"),
+        map("sflow_245.header.sampled_header_length", "sflow.samples[*].body.records[*].data.sampled_header_length"),
+        map("sflow_245.header_protocol", "sflow.samples[*].body.records[*].data.header_protocol"),
+        map("sflow_245.numsamples", "sflow.numsamples"),
+        map("sflow_245.pri.in", "sflow.samples[*].body.records[*].data.pri_in"),
+        map("sflow_245.pri.out", "sflow.samples[*].body.records[*].data.pri_out"),
+        map("sflow_245.sampletype", "sflow.samples[*].sampletype"),
+        map("sflow_245.sequence_number", "sflow.sequence_number"),
+        map("sflow_245.sub_agent_id", "sflow.sub_agent_id"),
+        map("sflow_245.sysuptime", "sflow.sysuptime"),
+        map("sflow_245.version", "sflow.version"),
+        map("sflow_245.vlan.in", "sflow.samples[*].body.records[*].data.vlan_in"),
+        map("sflow_245.vlan.out", "sflow.samples[*].body.records[*].data.vlan_out"),
+        map("sflow_5.flow_data_length", "sflow.samples[*].body.records[*].flow_data_length"),
+        map("sflow_5.sample_length", "sflow.samples[*].sample_length"),
+        map("sflow_245.header", "eth", "sflow.samples[*].body.records[*].data.header", as: .position),
         // OpenFlow 1.0 to 1.5 (1.1 and 1.2: tshark reads only the version). Left out: OpenFlow 1.5's
         // match, OXM, flow description and OXS fields (tshark misreads a 1.5 flow description: its OXM
         // field is fetched from past the message, the frame is malformed, and what follows is misplaced,
