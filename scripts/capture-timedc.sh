@@ -12,7 +12,8 @@
 #                      Ethernet (ethertype 0x88F7), peer-to-peer delay: Announce, Sync and
 #                      Follow_Up (two-step), Pdelay_Req, Pdelay_Resp, Pdelay_Resp_Follow_Up; then
 #                      pmc's management GETs (data sets, clock description, user description, ...)
-#                      and a SET, and ptp4l's RESPONSE and ACKNOWLEDGE messages with their TLVs.
+#                      and a SET, and ptp4l's RESPONSEs with their TLVs (and a management error
+#                      status TLV for the SET ptp4l does not support).
 #   ptp-udp.pcap       ptp4l over UDP/IPv4 (ports 319 and 320), end-to-end delay, the slave
 #                      negotiating unicast service from a unicast master table: Signaling with
 #                      REQUEST/GRANT_UNICAST_TRANSMISSION TLVs, Announce, Sync, Follow_Up,
@@ -26,10 +27,12 @@
 #                      Open vSwitch (ovs-vswitchd, userspace netdev datapath: no openvswitch
 #                      module here) with ovs-testcontroller on TCP 6653 speaking OpenFlow 1.0 (v1),
 #                      1.1, 1.2, 1.3, 1.4, 1.5 (v6): HELLO, FEATURES, SET_CONFIG, FLOW_MOD,
-#                      PACKET_IN and PACKET_OUT of pings through the bridge, ECHO; then ovs-ofctl
-#                      connecting to the bridge's own listener (show, dump-flows, dump-ports,
-#                      add-flow, get-frags): multipart/stats requests and replies, port
-#                      descriptions, barrier.
+#                      PACKET_IN and PACKET_OUT of pings through the bridge; then ovs-ofctl
+#                      connecting to the bridge's own listener (add-flow, show, dump-flows,
+#                      dump-ports, get-frags, probe): multipart/stats requests and replies (flow
+#                      stats, port stats, port descriptions), GET_CONFIG, BARRIER, ECHO. ovs-ofctl
+#                      runs with --no-names: otherwise it asks 1.3+ switches for their table
+#                      features, a megabyte per connection.
 #   sflow.pcap         the same bridge's sFlow v5 export on UDP 6343 (Open vSwitch's agent,
 #                      sampling 1): flow samples with their sampled headers and extended switch data.
 #                      Counter polling is left at 60 s so that no counter sample is sent: Open
@@ -224,6 +227,7 @@ openflow_run() { # version number 1..6
   $ofctl dump-flows tcp:10.98.0.1:6653 >/dev/null || true
   $ofctl dump-ports tcp:10.98.0.1:6653 >/dev/null || true
   $ofctl get-frags tcp:10.98.0.1:6653 >/dev/null || true
+  $ofctl probe tcp:10.98.0.1:6653 >/dev/null || true
   sleep 3
   stop_capture "openflow-v$v"
   stop_peers
