@@ -15,6 +15,10 @@ sent anywhere. Deterministic: running again rewrites the same bytes.
     dtp.pcap         DTP (SNAP, Cisco protocol ID 0x2004): a desirable trunk port and an access port.
     vtp.pcap         VTP (SNAP, Cisco protocol ID 0x2003): summary advertisement, subset advertisement
                      with three VLANs, advertisement request, join.
+    cdp-tlvs.pcap    CDP TLVs lldpd does not send: IP prefixes and the ODR default gateway, protocol hello
+                     (cluster management), VTP domain, native VLAN, duplex, VoIP VLAN reply and query,
+                     power, MTU, trust bitmap, untrusted port CoS, system name and OID, management
+                     addresses, location, power requested and available; CDPv1.
     pvst.pcap        PVST+ (SNAP, Cisco protocol ID 0x010b, to 01:00:0c:cc:cc:cd): configuration BPDUs of
                      VLANs 1 and 10 with the originating VLAN TLV, a Rapid PVST+ BPDU, and the same STP
                      BPDU after an 802.1Q tag.
@@ -192,6 +196,36 @@ def vtp_frames():
     return [snap(R1, summary), snap(R1, subset), snap(R2, request), cisco_snap(R2, 0x2003, join)]
 
 
+# CDP: the TLVs lldpd does not send ------------------------------------------------------------
+
+def cdp_frames():
+    def cdp(tlvs, version=2, ttl=180):
+        body = b"".join(tlvs)
+        header = struct.pack("!BBH", version, ttl, 0)
+        data = header + body
+        padded = data + (b"\0" if len(data) % 2 else b"")
+        total = sum(struct.unpack("!%dH" % (len(padded) // 2), padded))
+        while total >> 16:
+            total = (total & 0xFFFF) + (total >> 16)
+        return cisco_snap(R1, 0x2000, header[:2] + struct.pack("!H", ~total & 0xFFFF) + body)
+    address = struct.pack("!IBBBH", 1, 1, 1, 0xCC, 4) + bytes([10, 98, 1, 2])
+    cluster = (struct.pack("!I", 0x0A620101) + struct.pack("!I", 0x0A620102) + bytes([1, 2, 0x31, 0xFF]) +
+               bytes.fromhex("001b54aa0001") + bytes.fromhex("001b54aa0002") + b"\0" + struct.pack("!H", 1))
+    return [
+        cdp([tlv16(1, b"switch-1"), tlv16(2, address), tlv16(3, b"GigabitEthernet1/0/1"), tlv16(4, struct.pack("!I", 0x28)),
+             tlv16(5, b"Cisco IOS Software, C2960 Software"), tlv16(6, b"cisco WS-C2960-24TT-L"),
+             tlv16(8, b"\x00\x00\x0c\x01\x12" + cluster), tlv16(9, b"dsx"), tlv16(0x0A, struct.pack("!H", 1)),
+             tlv16(0x0B, b"\x01"), tlv16(0x0E, b"\x01" + struct.pack("!H", 500)), tlv16(0x0F, b"\x20" + struct.pack("!H", 0xFFFF)),
+             tlv16(0x10, struct.pack("!H", 15400)), tlv16(0x11, struct.pack("!I", 1500)), tlv16(0x12, b"\x00"), tlv16(0x13, b"\x00"),
+             tlv16(0x14, b"sw1.example"), tlv16(0x15, bytes.fromhex("06082b0601040109010516")), tlv16(0x16, address),
+             tlv16(0x17, b"\x00" + b"Hall 3, room 214"),
+             tlv16(0x1A, struct.pack("!HHIII", 1, 1, 15400, 0, 0xFFFFFFFF))]),
+        cdp([tlv16(1, b"router-1"), tlv16(7, bytes([10, 98, 4, 0, 24, 10, 98, 5, 0, 24])),
+             tlv16(0x19, struct.pack("!HHI", 1, 1, 15400))], version=2),
+        cdp([tlv16(1, b"router-2"), tlv16(7, bytes([10, 98, 1, 254]))], version=1, ttl=60),
+    ]
+
+
 # PVST+ -----------------------------------------------------------------------------------------
 
 def pvst_frames():
@@ -304,6 +338,6 @@ def erspan_frames():
 
 if __name__ == "__main__":
     for name, frames in [("hsrp", hsrp_frames()), ("glbp", glbp_frames()), ("udld", udld_frames()), ("dtp", dtp_frames()),
-                         ("vtp", vtp_frames()), ("pvst", pvst_frames()), ("mvrp", mvrp_frames()),
+                         ("vtp", vtp_frames()), ("cdp-tlvs", cdp_frames()), ("pvst", pvst_frames()), ("mvrp", mvrp_frames()),
                          ("vlan-llc", vlan_llc_frames()), ("erspan", erspan_frames())]:
         write_capture(name, 1, frames)
