@@ -14,7 +14,7 @@ sent anywhere. Deterministic: running again rewrites the same bytes.
                      and port), flush.
     dtp.pcap         DTP (SNAP, Cisco protocol ID 0x2004): a desirable trunk port and an access port.
     vtp.pcap         VTP (SNAP, Cisco protocol ID 0x2003): summary advertisement, subset advertisement
-                     with three VLANs, advertisement request, join.
+                     with four VLANs (one with TLVs), advertisement request, join.
     cdp-tlvs.pcap    CDP TLVs lldpd does not send: IP prefixes and the ODR default gateway, protocol hello
                      (cluster management), VTP domain, native VLAN, duplex, VoIP VLAN reply and query,
                      power, MTU, trust bitmap, untrusted port CoS, system name and OID, management
@@ -188,6 +188,13 @@ def vtp_frames():
     summary = VTP(ver=2, code=1, followers=1, domname="dsx", rev=7, uid="10.98.1.2", timestamp="261128080000",
                   md5=bytes(range(16)))
     subset = VTP(ver=2, code=2, seq=1, domname="dsx", rev=7, vlaninfo=vlans)
+    # A token ring CRF VLAN with TLVs (ring number, parent VLAN, STE hop count, backup CRF mode),
+    # written out: scapy's VLAN record keeps no TLVs.
+    name = b"trcrf-default"
+    padded = name.ljust((len(name) + 3) // 4 * 4, b"\0")
+    tlvs = b"".join(struct.pack("!BBH", kind, 1, value) for kind, value in [(1, 0x0001), (4, 1005), (9, 7), (10, 0)])
+    trcrf = struct.pack("!BBBBHHI", 12 + len(padded) + len(tlvs), 0, 3, len(name), 1003, 4472, 0x1873B) + padded + tlvs
+    subset = bytes(subset) + trcrf
     request = VTP(ver=2, code=3, domname="dsx", startvalue=0)
     snap = lambda src, payload: b(Dot3(src=src, dst=CISCO_MC) / LLC(dsap=0xAA, ssap=0xAA, ctrl=3) / SNAP(OUI=0x00000C, code=0x2003) / payload)
     # Join (code 4): version, code, maxvlan?, domain length, domain (32), first and last VLAN, and
