@@ -235,5 +235,38 @@ extension BundledSchemaOracleTests {
         map("stp.pvst.origvlan", "stp.pvst[*].value"),
         // An 802.3 length after an 802.1Q tag (vlan-llc.pcap)
         map("vlan.len", "vlan.len"),
+        // SNAP under Extreme's, Foundry's and Nortel's OUIs, and the discovery protocols lldpd
+        // speaks besides LLDP and CDP (lldpd-legacy.pcap)
+        map("llc.extreme_pid", "llc.pid"), map("llc.foundry_pid", "llc.pid"), map("llc.nortel_pid", "llc.pid"),
+        map("ndp.ipaddress", "ndp.ipaddress", as: .text), map("ndp.segmentident", "ndp.segmentident"),
+        map("ndp.chassis", "ndp.chassis"), map("ndp.backplane", "ndp.backplane"), map("ndp.state", "ndp.state"),
+        map("ndp.numberoflinks", "ndp.numberoflinks"),
+        map("edp.version", "edp.version"), map("edp.reserved", "edp.reserved"), map("edp.length", "edp.length"),
+        map("edp.checksum", "edp.checksum"), map("edp.seqno", "edp.seqno"), map("edp.midtype", "edp.midtype"),
+        map("edp.midmac", "edp.midmac", as: .text),
+        // tshark's item per TLV (display, info, null, ...) spans the TLV.
+        map("edp.display", "edp.tlvs[*]", as: .position), map("edp.info", "edp.tlvs[*]", as: .position),
+        map("edp.null", "edp.tlvs[*]", as: .position),
+        map("edp.tlv.marker", "edp.tlvs[*].marker"), map("edp.tlv.type", "edp.tlvs[*].type"),
+        map("edp.tlv.length", "edp.tlvs[*].length"),
+        map("edp.display.string", "edp.tlvs[*].value", as: .text),
+        // tshark shows the slot and port counted from 1 (the wire's plus one): compared by position.
+        map("edp.info.slot", "edp.tlvs[*].value.slot", as: .position),
+        map("edp.info.port", "edp.tlvs[*].value.port", as: .position),
+        map("edp.info.vchassid", "edp.tlvs[*].value.vchassid"),
+        map("edp.info.reserved", "edp.tlvs[*].value.reserved", as: .position),
+        map("edp.info.version", "edp.tlvs[*].value.version", as: .position),
+        map("edp.info.version.major1", "edp.tlvs[*].value.version.major1"),
+        map("edp.info.version.major2", "edp.tlvs[*].value.version.major2"),
+        map("edp.info.version.sustaining", "edp.tlvs[*].value.version.sustaining"),
+        map("edp.info.version.internal", "edp.tlvs[*].value.version.internal"),
+        map("edp.info.vchassconn", "edp.tlvs[*].value.vchassconn", as: .position),
+        map("fdp.version", "fdp.version"), map("fdp.holdtime", "fdp.holdtime"), map("fdp.checksum", "fdp.checksum"),
+        map("fdp.deviceid", "fdp.tlvs[*]", as: .position), map("fdp.net", "fdp.tlvs[*]", as: .position),
+        map("fdp.tlv.type", "fdp.tlvs[*].type"), map("fdp.tlv.length", "fdp.tlvs[*].length"),
+        map("fdp.string.data", "fdp.tlvs[*].value", as: .position),
+        map("fdp.string.text", "fdp.tlvs[*].value", as: .text),
+        map("fdp.net.unknown", "fdp.tlvs[*].value.unknown", as: .position),
+        map("fdp.net.iplength", "fdp.tlvs[*].value.iplength"), map("fdp.net.ip", "fdp.tlvs[*].value.ip", as: .text),
     ]
 }
