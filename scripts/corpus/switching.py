@@ -28,7 +28,8 @@ sent anywhere. Deterministic: running again rewrites the same bytes.
                      (OUI 0), and QinQ with an 802.3 frame inside.
     erspan.pcap      ERSPAN in GRE: type I (no GRE sequence number), type II, type III without and with
                      the platform-specific subheader; the mirrored frames are IPv4, an 802.1Q-tagged
-                     frame and 802.3 frames with LLC (STP, CDP).
+                     frame and 802.3 frames with LLC (STP, CDP), one the session truncated (T bit; its
+                     802.3 length runs past the frame's end, as tshark reads it: to the end).
 """
 import os
 import struct
@@ -315,12 +316,15 @@ def erspan_frames():
     mirrored_cdp = (bytes.fromhex("01000ccccccc020000000101") + struct.pack("!H", 8 + 4 + 12 + 11) +
                     b"\xaa\xaa\x03\x00\x00\x0c\x20\x00" + b"\x02\xb4\x00\x00" + tlv16(1, b"switch-1") + tlv16(3, b"Gi1/0/1"))
     mirrored_cdp = mirrored_cdp.ljust(60, b"\0")
+    # A CDP frame whose 802.3 length counts a platform TLV the mirror session cut off.
+    cdp_tlvs = b"\xaa\xaa\x03\x00\x00\x0c\x20\x00" + b"\x02\xb4\x00\x00" + tlv16(1, b"switch-1") + tlv16(3, b"Gi1/0/1")
+    truncated_cdp = (bytes.fromhex("01000ccccccc020000000101") + struct.pack("!H", len(cdp_tlvs) + 25) + cdp_tlvs)
 
     def type1(frame):
         return b(outer() / GRE(proto=0x88BE) / Raw(frame))
 
-    def type2(seq, span, vlan, frame, encap=0, index=5):
-        header = struct.pack("!HHI", (1 << 12) | vlan, (0 << 13) | (encap << 11) | span, index)
+    def type2(seq, span, vlan, frame, encap=0, index=5, truncated=0):
+        header = struct.pack("!HHI", (1 << 12) | vlan, (0 << 13) | (encap << 11) | (truncated << 10) | span, index)
         return b(outer() / GRE(seqnum_present=1, seqence_number=seq, proto=0x88BE) / Raw(header + frame))
 
     def type3(seq, span, vlan, frame, platform=None, direction=0):
@@ -337,6 +341,8 @@ def erspan_frames():
         type2(2, 300, 100, mirrored_tagged, encap=3),
         type2(3, 300, 0, mirrored_stp),
         type2(4, 300, 0, mirrored_cdp),
+        # The session truncated the mirrored frame (the T bit): its 802.3 length runs past the end.
+        type2(8, 300, 0, truncated_cdp, truncated=1),
         type3(5, 400, 200, mirrored_ip),
         type3(6, 400, 200, mirrored_stp, platform=platform3, direction=1),
         type3(7, 400, 200, mirrored_tagged),
