@@ -15,7 +15,7 @@
 #                      via MDI (PSE and PD), link aggregation, maximum frame size; LLDP-MED
 #                      capabilities, network policy (voice, voice signalling, video conferencing
 #                      unknown), location (coordinates, civic address, ELIN), extended power via MDI
-#                      (PSE and PD), inventory. This container has no 8021q or bonding module, so
+#                      (PSE and PD), inventory (set with `configure inventory`). This container has no 8021q or bonding module, so
 #                      lldpd has no VLAN or aggregate to report: the IEEE 802.1 TLVs (port VLAN ID,
 #                      port and protocol VLAN ID, VLAN name, protocol identity, management VID, link
 #                      aggregation), 802.3's link aggregation and maximum frame size, and one TLV of
@@ -23,17 +23,19 @@
 #                      contents are written here, lldpd sends them.
 #   lldpd-cdp.pcap     CDPv1 and CDPv2 from lldpd: device ID, addresses, port ID, capabilities,
 #                      software version, platform.
-#   lldpd-legacy.pcap  EDP (Extreme), FDP (Foundry) and SONMP (Nortel) from lldpd: tshark's
-#                      dissection is kept as the oracle; dissect reads them to SNAP.
+#   lldpd-legacy.pcap  EDP (Extreme: display and info TLVs), FDP (Foundry: device ID, address, port,
+#                      capabilities, version, platform) and SONMP (Nortel, tshark's ndp: segment and
+#                      flatnet hellos) from lldpd.
 #
 # Crafted with scapy (scripts/corpus/switching.py), no Linux daemon speaking them: HSRP v1/v2,
-# GLBP, UDLD, DTP, VTP, PVST+, MVRP, LLC after an 802.1Q tag, and ERSPAN types I, II and III (see
-# that script's header for each capture's frames).
+# GLBP, UDLD, DTP, VTP, CDP TLVs lldpd does not send, PVST+, MVRP, LLC after an 802.1Q tag, and
+# ERSPAN types I, II and III (see that script's header for each capture's frames).
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/common.py's write_capture), with its oracle Corpus/oracle/<name>.json and
-# <name>.checksums.tsv. Running again rewrites the files (lldpd's frames differ only in what the
-# host's kernel release puts in the inventory TLVs).
+# <name>.checksums.tsv. Running again rewrites the files: the crafted ones byte for byte, lldpd's
+# with the same frames (-k and `configure inventory` keep the host out of them), perhaps one more
+# or fewer as the daemons' timers fall within the 5 seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -98,6 +100,13 @@ CONF
   cat > "$work/b.conf" <<'CONF'
 configure system hostname phone-b
 configure lldp tx-interval 2
+configure inventory hardware-revision "rev B"
+configure inventory software-revision "dsx-phone 2.1"
+configure inventory firmware-revision "1.0.7"
+configure inventory serial-number "DSX0001234"
+configure inventory manufacturer "dsx"
+configure inventory model "desk phone"
+configure inventory asset "asset-42"
 configure ports dsxsw1 med policy application voice vlan 500 priority voice dscp 46
 configure ports dsxsw1 med policy application voice-signaling vlan 500 priority voice dscp 24
 configure ports dsxsw1 med power pd source pse priority high value 6500
