@@ -38,7 +38,7 @@ import Testing
         + bgpAndFriendsMappings + tcpApplicationMappings + tlsMappings + icsMappings + textProtocolMappings + databaseMappings
         + windowsMappings + rpcMappings + fixesMappings + directoryMappings + voiceMappings + remoteAccessMappings
         + messagingMappings + telemetryMappings + rdpAndNFSMappings + vpnMappings + transportVariantMappings
-        + routingControlMappings + timeDataCentreMappings
+        + routingControlMappings + timeDataCentreMappings + switchingMappings
 
     /// One occurrence of a tshark field: raw hex, offset, length, bitmask, and its shown value.
     struct OracleField {
@@ -73,7 +73,7 @@ import Testing
     }
 
     /// tshark fields of a capture that describe no bytes as tshark's own layers do, left out.
-    /// tshark's LLDP reports its length 3 bytes short (the last TLV's last byte and End of LLDPDU):
+    /// tshark's LLDP (lldp.pcap, lldpd.pcap) reports its length 3 bytes short (the last TLV's last byte and End of LLDPDU):
     /// Ethernet then shows those bytes again as eth.trailer (and, past 64 bytes, eth.fcs), over
     /// the LLDP fields tshark shows there too.
     /// tcp.pcap, tcp6.pcapng and checksums.pcap were read with TCP reassembly on: tshark's HTTP response there is
@@ -81,7 +81,7 @@ import Testing
     /// smtp-starttls.pcap: tshark takes an SMTP command's first four letters for the command, so
     /// STARTTLS is command STAR and parameter TLS (ours: command STARTTLS, no parameter).
     static let tsharkArtifacts: [String: Set<String>] = [
-        "lldp.pcap": ["eth.trailer", "eth.fcs"], "tcp.pcap": ["http.response.line"], "tcp6.pcapng": ["http.response.line"],
+        "lldp.pcap": ["eth.trailer", "eth.fcs"], "lldpd.pcap": ["eth.trailer"], "tcp.pcap": ["http.response.line"], "tcp6.pcapng": ["http.response.line"],
         "checksums.pcap": ["http.response.line"], "smtp-starttls.pcap": ["smtp.req.command", "smtp.req.parameter"],
         // tshark decodes the Upgrade request's base64 HTTP2-Settings header into a buffer of its own,
         // at offsets no wire byte has (the same fields are compared in http2.pcap).
