@@ -21,7 +21,7 @@ extension BundledSchemaOracleTests {
         map("ospf.auth.crypt.seq_nbr", "ospf.auth.seq"),
         map("ospf.auth.crypt.data", "ospf.trailer", as: .position),
         map("ospf.instance_id", "ospf.instance_id"),
-        map("ospf.reserved", "ospf.reserved", "ospf.db.reserved", "ospf.db.reserved2", "ospf.lsu.lsas[*].body.reserved", "ospf.lsu.lsas[*].body.reserved2",
+        map("ospf.reserved", "ospf.reserved", "ospf.db.reserved0", "ospf.db.reserved1", "ospf.lsu.lsas[*].body.reserved", "ospf.lsu.lsas[*].body.reserved2",
             "ospf.lsu.lsas[*].body.interfaces[*].reserved", "ospf.lsu.lsas[*].body.prefixes[*].reserved", "ospf.requests[*].reserved", as: .position),
         // Hello
         map("ospf.hello.network_mask", "ospf.hello.network_mask", as: .text),
