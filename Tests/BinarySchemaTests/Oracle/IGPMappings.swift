@@ -38,7 +38,7 @@ extension BundledSchemaOracleTests {
         map("ospf.v2.options.dc", "ospf.hello.options.dc", "ospf.db.options.dc", "ospf.db.lsa_headers[*].options.dc", "ospf.lsu.lsas[*].header.options.dc", "ospf.acks[*].options.dc"),
         map("ospf.v2.options.l", "ospf.hello.options.l", "ospf.db.options.l", "ospf.db.lsa_headers[*].options.l", "ospf.lsu.lsas[*].header.options.l", "ospf.acks[*].options.l"),
         map("ospf.v2.options.n", "ospf.hello.options.n", "ospf.db.options.n", "ospf.db.lsa_headers[*].options.n", "ospf.lsu.lsas[*].header.options.n", "ospf.acks[*].options.n"),
-        map("ospf.v2.options.p", "ospf.db.lsa_headers[*].options.n", "ospf.lsu.lsas[*].header.options.n", "ospf.acks[*].options.n"),
+        map("ospf.v2.options.p", "ospf.db.lsa_headers[*].options.p", "ospf.lsu.lsas[*].header.options.p", "ospf.acks[*].options.p"),
         map("ospf.v2.options.mc", "ospf.hello.options.mc", "ospf.db.options.mc", "ospf.db.lsa_headers[*].options.mc", "ospf.lsu.lsas[*].header.options.mc", "ospf.acks[*].options.mc"),
         map("ospf.v2.options.e", "ospf.hello.options.e", "ospf.db.options.e", "ospf.db.lsa_headers[*].options.e", "ospf.lsu.lsas[*].header.options.e", "ospf.acks[*].options.e"),
         map("ospf.v2.options.mt", "ospf.hello.options.mt", "ospf.db.options.mt", "ospf.db.lsa_headers[*].options.mt", "ospf.lsu.lsas[*].header.options.mt", "ospf.acks[*].options.mt"),
