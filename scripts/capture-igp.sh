@@ -5,6 +5,7 @@
 # dissection of the same bytes as the oracle the tests compare with.
 #
 #   scripts/capture-igp.sh [igp-ospf] [igp-ospfv3] [igp-rip] [igp-ripng] [igp-babel] [igp-eigrp]
+#                          [igp-eigrp-crafted]
 #                                     (as root; needs tcpdump, tshark, mergecap and Debian's frr)
 #
 #   r1 --A-- r2          link A 10.30.12.0/24 fd30:12::/64   (r1 igpA1, r2 igpA2)
@@ -28,10 +29,15 @@
 #   igp-rip.pcap      ripd: RIPv2 on link A with MD5 authentication, RIPv1 on link C (send and receive
 #                 version 1); requests, responses, updates every 5 s.
 #   igp-ripng.pcap    ripngd on all links: requests and responses.
-#   igp-babel.pcap    babeld on all links (IPv4 and IPv6 redistributed): hello, IHU, router-ID,
-#                 next hop, update, route and seqno requests, acknowledgement requests.
-#   igp-eigrp.pcap    eigrpd (AS 10) on all IPv4 links: hello with parameters and software version,
-#                 update, query, reply, ack with the IPv4 internal and external route TLVs.
+#   igp-babel.pcap    Debian's babeld (jech's; FRR 8.4's babeld sends nothing here) on all links,
+#                 hellos every 2 s with timestamps, the statics and loopbacks redistributed: hello,
+#                 IHU, router-ID, next hop, update and route request TLVs.
+#   igp-eigrp.pcap    eigrpd (AS 10) on all IPv4 links: hellos with parameters and software version,
+#                 acks, updates with IPv4 internal route TLVs (FRR 8.4's eigrpd sends no external
+#                 routes, though it takes "redistribute static", and no IPv6).
+#   igp-eigrp-crafted.pcap  CRAFTED with scapy (scripts/corpus/igp_crafted.py), for what eigrpd does
+#                 not send: IPv4 external and IPv6 internal and external routes, MD5 authentication,
+#                 stub, sequence and next multicast sequence TLVs, query and reply.
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/common.py's write_capture), with its oracle Corpus/oracle/<name>.json and
@@ -43,7 +49,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 seconds=${IGP_SECONDS:-50}
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(igp-ospf igp-ospfv3 igp-rip igp-ripng igp-babel igp-eigrp)
+[ ${#wanted[@]} -gt 0 ] || wanted=(igp-ospf igp-ospfv3 igp-rip igp-ripng igp-babel igp-eigrp igp-eigrp-crafted)
 ns=(dsx-igp-r1 dsx-igp-r2 dsx-igp-r3)
 frr=/usr/lib/frr
 
@@ -150,7 +156,7 @@ CONF
   echo "router eigrp 10"
   echo " eigrp router-id $i.$i.$i.$i"
   echo " network 10.30.0.0/16"
-  echo " redistribute static"
+  echo " redistribute static metric 10000 100 255 1 1500"
   echo " redistribute connected"
 }
 
@@ -210,3 +216,4 @@ split igp-rip 'udp port 520'
 split igp-ripng 'udp port 521'
 split igp-babel 'udp port 6696'
 split igp-eigrp 'ip proto 88'
+if [[ " ${wanted[*]} " == *" igp-eigrp-crafted "* ]]; then (cd scripts/corpus && python3 igp_crafted.py); fi

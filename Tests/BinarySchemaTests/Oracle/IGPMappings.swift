@@ -2,8 +2,10 @@ extension BundledSchemaOracleTests {
     /// Interior routing protocols: ospf.pcap (crafted, scripts/corpus/tunnels.py) and, from FRR in three
     /// network namespaces (scripts/capture-igp.sh), igp-ospf.pcap (OSPFv2: every LSA type, MD5
     /// authentication, opaque TE and Router Information LSAs), igp-ospfv3.pcap (OSPFv3: its five packets
-    /// and LSAs), igp-rip.pcap (RIPv1, RIPv2 with MD5), igp-ripng.pcap, igp-eigrp.pcap, and igp-babel.pcap
-    /// (Debian's babeld). tshark's ospf.lsa.age has a mask it cannot show (all bits but the DoNotAge
+    /// and LSAs), igp-rip.pcap (RIPv1, RIPv2 with MD5), igp-ripng.pcap, igp-eigrp.pcap, igp-babel.pcap
+    /// (Debian's babeld) and igp-eigrp-crafted.pcap (scapy: what eigrpd does not send: external and IPv6 routes,
+    /// authentication, stub, sequence, next multicast sequence, query and reply)
+    /// . tshark's ospf.lsa.age has a mask it cannot show (all bits but the DoNotAge
     /// bit's): not compared.
     static let igpMappings: [Mapping] = [
         // OSPF header, both versions
@@ -198,6 +200,30 @@ extension BundledSchemaOracleTests {
         map("eigrp.par.k3", "eigrp.tlv[*].body.k3"), map("eigrp.par.k4", "eigrp.tlv[*].body.k4"),
         map("eigrp.par.k5", "eigrp.tlv[*].body.k5"), map("eigrp.par.k6", "eigrp.tlv[*].body.k6"),
         map("eigrp.par.holdtime", "eigrp.tlv[*].body.holdtime"),
+        map("eigrp.auth.type", "eigrp.tlv[*].body.type"), map("eigrp.auth.length", "eigrp.tlv[*].body.length"),
+        map("eigrp.auth.keyid", "eigrp.tlv[*].body.keyid"), map("eigrp.auth.keyseq", "eigrp.tlv[*].body.keyseq"),
+        map("eigrp.nullpad", "eigrp.tlv[*].body.nullpad", as: .position), map("eigrp.auth.digest", "eigrp.tlv[*].body.digest", as: .position),
+        map("eigrp.stub_options", "eigrp.tlv[*].body.stub_options", as: .position),
+        map("eigrp.stub_options.connected", "eigrp.tlv[*].body.stub_options.connected"),
+        map("eigrp.stub_options.static", "eigrp.tlv[*].body.stub_options.static"),
+        map("eigrp.stub_options.summary", "eigrp.tlv[*].body.stub_options.summary"),
+        map("eigrp.stub_options.redist", "eigrp.tlv[*].body.stub_options.redist"),
+        map("eigrp.stub_options.leakmap", "eigrp.tlv[*].body.stub_options.leakmap"),
+        map("eigrp.stub_options.recvonly", "eigrp.tlv[*].body.stub_options.recvonly"),
+        map("eigrp.seq.addrlen", "eigrp.tlv[*].body.entries[*].addrlen"),
+        map("eigrp.seq.ipv4addr", "eigrp.tlv[*].body.entries[*].addr", as: .text),
+        map("eigrp.next_mcast_seq", "eigrp.tlv[*].body"),
+        map("eigrp.extdata.origrid", "eigrp.tlv[*].body.extdata.origrid", as: .text),
+        map("eigrp.extdata.as", "eigrp.tlv[*].body.extdata.as"),
+        map("eigrp.extdata.tag", "eigrp.tlv[*].body.extdata.tag"),
+        map("eigrp.extdata.metric", "eigrp.tlv[*].body.extdata.metric"),
+        map("eigrp.extdata.reserved", "eigrp.tlv[*].body.extdata.reserved"),
+        map("eigrp.extdata.proto", "eigrp.tlv[*].body.extdata.proto"),
+        map("eigrp.opaque.flag.ext", "eigrp.tlv[*].body.extdata.flags.ext"),
+        map("eigrp.opaque.flag.cd", "eigrp.tlv[*].body.extdata.flags.cd"),
+        map("eigrp.ipv6.nexthop", "eigrp.tlv[*].body.nexthop", as: .text),
+        map("eigrp.ipv6.prefixlen", "eigrp.tlv[*].body.destinations[*].prefixlen"),
+        map("eigrp.ipv6.destination", "eigrp.tlv[*].body.destinations[*].destination", as: .position),
         map("eigrp.release_version", "eigrp.tlv[*].body.release_version"),
         map("eigrp.tlv_version", "eigrp.tlv[*].body.tlv_version"),
         map("eigrp.ipv4.nexthop", "eigrp.tlv[*].body.nexthop", as: .text),
