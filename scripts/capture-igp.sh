@@ -60,6 +60,7 @@ cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   sleep 1
   for n in "${ns[@]}"; do ip netns del "$n" 2>/dev/null || true; done
+  rm -rf /var/run/frr/igp1 /var/run/frr/igp2 /var/run/frr/igp3
   [ -n "${IGP_KEEP_LOGS:-}" ] && cp -r "$work" "$IGP_KEEP_LOGS"
   rm -rf "$work"
 }
