@@ -38,7 +38,7 @@ import Testing
         + bgpAndFriendsMappings + tcpApplicationMappings + tlsMappings + icsMappings + textProtocolMappings + databaseMappings
         + windowsMappings + rpcMappings + fixesMappings + directoryMappings + voiceMappings + remoteAccessMappings
         + messagingMappings + telemetryMappings + rdpAndNFSMappings + vpnMappings + transportVariantMappings
-        + routingControlMappings + timeDataCentreMappings + switchingMappings
+        + routingControlMappings + timeDataCentreMappings + switchingMappings + igpMappings
 
     /// One occurrence of a tshark field: raw hex, offset, length, bitmask, and its shown value.
     struct OracleField {
