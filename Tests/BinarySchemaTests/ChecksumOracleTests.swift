@@ -84,10 +84,16 @@ import Testing
                 ours[layer, default: []].append(result)
             }
             #expect(Set(ours.keys).isSubset(of: Self.layers), "\(context): \(ours.keys)")
+            // Past a TCP segment or UDP datagram whose own checksum is bad (offloaded, in captures from
+            // veth pairs), tshark no longer verifies the checksums of a packet carried inside it (an
+            // OpenFlow packet-in's, an sFlow sample's): "unverified [fragmented datagram]", or does not
+            // read the payload ("Unreassembled Packet [incorrect TCP checksum]"). Ours does.
+            let firstBadTransport = ["tcp", "udp"].compactMap { ours[$0]?.first { !$0.isCorrect }?.node }.min() ?? Int.max
             for layer in Self.layers {
                 let theirs = row.layers[layer] ?? []
-                let mine = ours[layer] ?? []
                 let verified = theirs.filter { $0.verdict == .good || $0.verdict == .bad }
+                let all = ours[layer] ?? []
+                let mine = all.count > verified.count ? all.filter { $0.node <= firstBadTransport } : all
                 let illegal = theirs.filter { $0.verdict == .illegal }
                 #expect(illegal.allSatisfy { _ in layer == "udp" && row.expertMessages.contains("Illegal checksum value (0)") },
                         "\(context) \(layer)")
@@ -104,10 +110,11 @@ import Testing
             }
             // By default only the IPv4 header checksum is verified, with tshark's -o ip.check_checksum:TRUE verdict.
             let defaults = byDefault.dissect(frame, root: root)
-            let internetChecksums = defaults.checksums.filter {
+            let ipVerdicts = (row.layers["ip"] ?? []).filter { $0.verdict == .good || $0.verdict == .bad }
+            var internetChecksums = defaults.checksums.filter {
                 !Self.applicationChecksums.contains(String(defaults.path(of: $0.node).dropLast(".checksum".count)))
             }
-            let ipVerdicts = (row.layers["ip"] ?? []).filter { $0.verdict == .good || $0.verdict == .bad }
+            if internetChecksums.count > ipVerdicts.count { internetChecksums.removeAll { $0.node > firstBadTransport } }
             #expect(internetChecksums.map { defaults.path(of: $0.node) } == ipVerdicts.map { _ in "ip.checksum" }, "\(context)")
             #expect(internetChecksums.map(\.isCorrect) == ipVerdicts.map { $0.verdict == .good }, "\(context)")
         }
