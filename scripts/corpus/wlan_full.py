@@ -12,15 +12,16 @@ oracle, see common.py):
                   authentication (both ways), association request (RSN, HT/VHT/HE, WMM
                   information) and response (AID, WMM parameter), the 4-way handshake's four
                   EAPOL-Key frames as QoS data, ADDBA request and response action frames,
-                  QoS data encrypted with CCMP, TKIP and WEP (payload opaque), an A-MSDU of two
+                  QoS data encrypted with CCMP (both ways) and TKIP, data with WEP (payload opaque), an A-MSDU of two
                   subframes, RTS, CTS, ACK, Block Ack Request, compressed Block Ack, PS-Poll,
                   CF-End, null data, QoS null, disassociation, deauthentication.
   ppi-wlan.pcap   link type 192: PPI headers (802.11-Common, 802.11n MAC extension) before a beacon, a
-                  QoS data frame and an ACK.
+                  CCMP-protected QoS data frame and an ACK that ends with its FCS.
 
 Run with /usr/bin/python3 (scapy) from this folder.
 """
 import struct
+import zlib
 
 from scapy.all import IP, UDP, LLC, SNAP, raw
 from scapy.layers.dot11 import Dot11, Dot11Elt
@@ -194,6 +195,8 @@ mac_ext = struct.pack("<IIB", 0x00000002, 7, 0) + bytes(3)
 ppi_frames = [
     ppi(frames[0], [(2, common)]),
     ppi(frames[13], [(2, common), (3, mac_ext)]),
-    ppi(frames[20], [(2, common)]),
+    # An ACK whose 802.11-Common flags say an FCS (CRC-32) ends the frame.
+    ppi(frames[20] + struct.pack("<I", zlib.crc32(frames[20])),
+        [(2, struct.pack("<QHHHHBBbb", 0x1a2b3c4e, 0x0001, 108, 2437, 0x00c0, 0, 0, -47, -95))]),
 ]
 write_capture("ppi-wlan", 192, ppi_frames)

@@ -31,7 +31,7 @@ extension BundledSchemaOracleTests {
         map("radiotap.timestamp.samplingpos", "radiotap.timestamp.samplingpos"),
         map("radiotap.timestamp.flags.32bit", "radiotap.timestamp.flags.bit32"),
         map("radiotap.timestamp.flags.accuracy", "radiotap.timestamp.flags.accuracy"),
-        map("wlan.fcs", "radiotap.fcs"),
+        map("wlan.fcs", "radiotap.fcs", "ppi.fcs"),
         // IEEE 802.11: the header
         map("wlan.fc.version", "wlan.fc.version"), map("wlan.fc.type", "wlan.fc.type"), map("wlan.fc.subtype", "wlan.fc.subtype"),
         map("wlan.fc.tods", "wlan.fc.tods"), map("wlan.fc.fromds", "wlan.fc.fromds"), map("wlan.fc.frag", "wlan.fc.frag"),

@@ -1,14 +1,13 @@
 extension BundledSchemaOracleTests {
     /// IEEE 802.11 beyond the header (issue 30): the information elements of management frames
     /// (country, ERP, HT capabilities and operation, extended capabilities, VHT capabilities and
-    /// operation, HE capabilities and operation, WMM, WPS), TKIP, A-MSDU subframes.
+    /// operation, HE capabilities and operation, WMM, WPS), TKIP, A-MSDU subframes; PPI.
     ///
     /// Not mapped: bits inside little-endian words of two bytes or more (wlan.ht.capabilities.*,
     /// wlan.vht.capabilities.*, wlan.ht.info.dualbeacon, wlan.ext_tag.he_operation.twt_required, the
     /// MCS maps' per-stream fields, ...): the test reads a bitmask as over big-endian bytes, so the
     /// whole words are mapped and their bits are computed values; wlan.ext_tag.length (the tag's
-    /// length less one, on the same byte); wlan.ext_tag.he_phy_cap.fbytes (masked 0xfe over a byte
-    /// read whole here); tshark's computed wlan.wfa.ie.wme.acp.cw.max and .cw.min.
+    /// length less one, on the same byte); tshark's computed wlan.wfa.ie.wme.acp.cw.max and .cw.min.
     static let wlanMappings: [Mapping] = [
         // Country, ERP
         map("wlan.country_info.code", "wlan.tagged[*].country.code", as: .text),
@@ -51,6 +50,8 @@ extension BundledSchemaOracleTests {
         // Element ID extension: HE capabilities and operation
         map("wlan.ext_tag.number", "wlan.tagged[*].ext_tag.number"),
         map("wlan.ext_tag.he_mac_caps", "wlan.tagged[*].ext_tag.he_mac_caps"),
+        map("wlan.ext_tag.he_phy_cap.fbytes", "wlan.tagged[*].ext_tag.he_phy_cap.fbytes"),
+        map("wlan.ext_tag.he_phy_cap.fbyte.reserved_b0", "wlan.tagged[*].ext_tag.he_phy_cap.reserved_b0"),
         map("wlan.ext_tag.he_phy_cap.bits_8_to_23", "wlan.tagged[*].ext_tag.he_phy_cap.bits_8_to_23"),
         map("wlan.ext_tag.he_phy_cap.bits_24_to_39", "wlan.tagged[*].ext_tag.he_phy_cap.bits_24_to_39"),
         map("wlan.ext_tag.he_phy_cap.bits_40_to_55", "wlan.tagged[*].ext_tag.he_phy_cap.bits_40_to_55"),
@@ -103,5 +104,21 @@ extension BundledSchemaOracleTests {
         map("wlan.tkip.extiv", "wlan.tkip", as: .position),
         map("wlan_aggregate.a_mdsu.subframe", "wlan.amsdu[*]", as: .position),
         map("wlan_aggregate.a_mdsu.length", "wlan.amsdu[*].length"),
+        // PPI (link type 192); ppi.80211-common.rate is in kb/s in tshark, in 500 kb/s here: not mapped
+        map("ppi.version", "ppi.version"), map("ppi.flags.alignment", "ppi.flags.alignment"),
+        map("ppi.flags.reserved", "ppi.flags.reserved"), map("ppi.length", "ppi.length"), map("ppi.dlt", "ppi.dlt"),
+        map("ppi.field_type", "ppi.fields[*].field_type"), map("ppi.field_len", "ppi.fields[*].field_len"),
+        map("ppi.80211-common.tsft", "ppi.fields[*].common.tsft"),
+        map("ppi.80211-common.flags", "ppi.fields[*].common.flags"),
+        map("ppi.80211-common.chan.freq", "ppi.fields[*].common.chan_freq"),
+        map("ppi.80211-common.chan.flags", "ppi.fields[*].common.chan_flags"),
+        map("ppi.80211-common.fhss.hopset", "ppi.fields[*].common.fhss_hopset"),
+        map("ppi.80211-common.fhss.pattern", "ppi.fields[*].common.fhss_pattern"),
+        map("ppi.80211-common.dbm.antsignal", "ppi.fields[*].common.dbm_antsignal"),
+        map("ppi.80211-common.dbm.antnoise", "ppi.fields[*].common.dbm_antnoise"),
+        map("ppi.80211n-mac.flags", "ppi.fields[*].mac.flags"),
+        map("ppi.80211n-mac.ampdu_id", "ppi.fields[*].mac.ampdu_id"),
+        map("ppi.80211n-mac.num_delimiters", "ppi.fields[*].mac.num_delimiters"),
+        map("ppi.80211n-mac.reserved", "ppi.fields[*].mac.reserved"),
     ]
 }
