@@ -2,7 +2,7 @@
 # Captures of link types no other schema claimed (issue 30), with the oracle files the tests
 # compare with (Corpus/oracle/<name>.json and <name>.checksums.tsv, tshark's dissection).
 #
-#   scripts/capture-linktypes.sh [can] ...     (needs python3 and tshark)
+#   scripts/capture-linktypes.sh [can] [wpan] [wpan-nofcs] ...     (needs python3 and tshark)
 #
 # All are CRAFTED (scripts/corpus/linktypes.py writes the bytes libpcap would write), because
 # nothing here can capture them:
@@ -13,6 +13,18 @@
 #               indicator, 64 bytes with an extended ID). Crafted: this container's kernel has no
 #               vcan module (`ip link add type vcan` fails: "Unknown device type"), so neither
 #               candump nor tcpdump on a vcan interface can give real frames.
+#   wpan.pcap   LINKTYPE_IEEE802_15_4_WITHFCS (195): a small 6LoWPAN network's frames, each with
+#               its FCS (CRC-16/KERMIT): beacon request and beacon (superframe specification),
+#               association request (capability information), ack, data request, association
+#               response; data frames with 6LoWPAN IPHC: ICMPv6 echo request and reply (addresses
+#               elided, from the short MAC addresses), RPL DIO to ff02::1a (multicast compressed to
+#               one byte), a DNS query over an inline UDP header (traffic class, flow label, hop
+#               limit and global addresses inline), UDP compressed by NHC (4-bit ports, 64-bit
+#               IIDs inline); uncompressed IPv6 (dispatch 0x41) with an ICMPv6 echo; a secured
+#               frame (802.15.4-2006 auxiliary security header, ENC-MIC-32, key index 1).
+#   wpan-nofcs.pcap  LINKTYPE_IEEE802_15_4_NOFCS (230): the same frames without their FCS.
+#               Crafted: Linux's mac802154_hwsim could make real frames (wpan-tools' iwpan, lowpan
+#               links), but this container has neither the module nor the tools.
 #
 # Deterministic: fixed timestamps, no randomness; running again rewrites the same bytes.
 set -euo pipefail

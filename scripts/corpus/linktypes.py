@@ -52,7 +52,133 @@ def can_capture():
     write_capture("can", 227, frames)
 
 
-CAPTURES = {"can": can_capture}
+def crc16_kermit(data):
+    crc = 0
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+    return crc
+
+
+def wpan(frame_type, seq, dst=None, src=None, dst_pan=None, src_pan=None, payload=b"", ack=False,
+         security=False, pending=False, version=0):
+    """An IEEE 802.15.4 MAC frame without FCS; dst/src are ints, 16-bit when below 0x10000
+    (short addressing) and 64-bit else (extended, written little-endian as the air has it)."""
+    def mode(address):
+        return 0 if address is None else 2 if address < 0x10000 else 3
+    compress = dst is not None and src is not None and src_pan is None
+    fcf = (frame_type | security << 3 | pending << 4 | ack << 5 | compress << 6 | mode(dst) << 10
+           | version << 12 | mode(src) << 14)
+    out = struct.pack("<HB", fcf, seq)
+    if dst is not None:
+        out += struct.pack("<H", dst_pan) + (struct.pack("<H", dst) if dst < 0x10000 else struct.pack("<Q", dst))
+    if src is not None:
+        if not compress:
+            out += struct.pack("<H", src_pan)
+        out += struct.pack("<H", src) if src < 0x10000 else struct.pack("<Q", src)
+    return out + payload
+
+
+def with_fcs(frame):
+    return frame + struct.pack("<H", crc16_kermit(frame))
+
+
+def inet_checksum(data):
+    if len(data) % 2:
+        data += b"\0"
+    total = sum(struct.unpack(f">{len(data) // 2}H", data))
+    while total >> 16:
+        total = (total & 0xFFFF) + (total >> 16)
+    return ~total & 0xFFFF
+
+
+def icmpv6(src, dst, type_, code, body):
+    pseudo = src + dst + struct.pack(">I3xB", 4 + len(body), 58)
+    checksum = inet_checksum(pseudo + struct.pack(">BBH", type_, code, 0) + body)
+    return struct.pack(">BBH", type_, code, checksum) + body
+
+
+def link_local(eui64=None, short=None):
+    if eui64 is not None:
+        return bytes.fromhex("fe80000000000000") + struct.pack(">Q", eui64 ^ 0x0200000000000000)
+    return bytes.fromhex("fe80000000000000000000fffe00") + struct.pack(">H", short)
+
+
+COORD, NODE_A, NODE_B = 0x00124B0001000001, 0x00124B0001000002, 0x00124B0001000003
+PAN = 0xABCD
+
+
+def wpan_frames():
+    """802.15.4 frames (without FCS) of a small 6LoWPAN network: a coordinator's beacon, a node
+    associating, data frames carrying IPHC-compressed IPv6 (ICMPv6 echo, RPL DIO to all RPL
+    nodes, DNS over inline UDP, UDP with a compressed NHC header), uncompressed IPv6, a secured
+    frame and acknowledgements."""
+    frames = []
+    # Beacon request (broadcast) and the coordinator's beacon: beacon order 15, superframe
+    # order 15, final CAP slot 15, PAN coordinator, association permitted; no GTS, no pending.
+    frames.append(wpan(3, 1, dst=0xFFFF, dst_pan=0xFFFF, payload=b"\x07"))
+    frames.append(wpan(0, 17, src=0x0000, src_pan=PAN, payload=struct.pack("<HBB", 0xCFFF, 0, 0)))
+    # Association request from a device with an extended address, the ack, a data request,
+    # the association response (short address 0x0002, successful).
+    frames.append(wpan(3, 2, dst=0x0000, dst_pan=PAN, src=NODE_A, src_pan=0xFFFF, ack=True, payload=b"\x01\x8e"))
+    frames.append(wpan(2, 2))
+    frames.append(wpan(3, 3, dst=0x0000, dst_pan=PAN, src=NODE_A, src_pan=0xFFFF, ack=True, payload=b"\x04"))
+    frames.append(wpan(3, 18, dst=NODE_A, dst_pan=PAN, src=COORD, ack=True, payload=b"\x02\x02\x00\x00"))
+    frames.append(wpan(2, 18))
+    # ICMPv6 echo between link-local addresses derived from the short addresses: IPHC with
+    # traffic class and flow label elided, next header inline (58), hop limit 64, both addresses
+    # fully elided (SAM = DAM = 3).
+    a, b = link_local(short=0x0002), link_local(short=0x0000)
+    iphc = struct.pack(">H", 0x7A33)  # 011 TF=11 NH=0 HLIM=10 | CID=0 SAC=0 SAM=11 M=0 DAC=0 DAM=11
+    echo = icmpv6(a, b, 128, 0, struct.pack(">HH", 0x1234, 1) + b"6lowpan ping")
+    frames.append(wpan(1, 4, dst=0x0000, dst_pan=PAN, src=0x0002, ack=True, payload=iphc + b"\x3a" + echo))
+    frames.append(wpan(2, 4))
+    reply = icmpv6(b, a, 129, 0, struct.pack(">HH", 0x1234, 1) + b"6lowpan ping")
+    frames.append(wpan(1, 19, dst=0x0002, dst_pan=PAN, src=0x0000, ack=True, payload=iphc + b"\x3a" + reply))
+    # RPL DIO to ff02::1a (M=1, DAM=11: one inline byte), hop limit 255, source from the MAC.
+    dio = struct.pack(">BBHBBBB", 0, 1, 256, 0x88, 0xF0, 0, 0) + bytes.fromhex("fd000000000000000000000000000001")
+    all_rpl = bytes.fromhex("ff02000000000000000000000000001a")
+    frames.append(wpan(1, 20, dst=0xFFFF, dst_pan=PAN, src=0x0000,
+                       payload=struct.pack(">H", 0x7B3B) + b"\x3a\x1a" + icmpv6(b, all_rpl, 155, 1, dio)))
+    # A DNS query over an inline UDP header (NH=0, next header 17), global addresses inline
+    # (SAM = DAM = 0), traffic class and flow label inline (TF = 00: 4 bytes), hop limit inline.
+    src6 = bytes.fromhex("fd000000000000000212 4b00 0100 0002".replace(" ", ""))
+    dst6 = bytes.fromhex("fd000000000000000000000000000001")
+    query = struct.pack(">HHHHHH", 0x5A5A, 0x0100, 1, 0, 0, 0) + b"\x04node\x04test\x00" + struct.pack(">HH", 28, 1)
+    udp_len = 8 + len(query)
+    pseudo = src6 + dst6 + struct.pack(">I3xB", udp_len, 17)
+    udp = struct.pack(">HHHH", 49153, 53, udp_len, 0) + query
+    udp = udp[:6] + struct.pack(">H", inet_checksum(pseudo + udp)) + udp[8:]
+    iphc_inline = struct.pack(">H", 0x6000) + struct.pack(">I", 0x00012345) + b"\x11\x40" + src6 + dst6
+    frames.append(wpan(1, 5, dst=COORD, dst_pan=PAN, src=NODE_A, ack=True, payload=iphc_inline + udp))
+    # UDP with a compressed header (NH=1, NHC 11110 C=0 P=11: 4-bit ports 0xF0B1 > 0xF0B2,
+    # checksum inline), context-free link-local addresses with 64-bit IIDs inline (SAM = DAM = 01).
+    nhc = b"\xf3\x12" + struct.pack(">H", 0xBEEF) + b"sensor reading 21.5C"
+    frames.append(wpan(1, 6, dst=COORD, dst_pan=PAN, src=NODE_A, payload=struct.pack(">H", 0x7E11)
+                       + struct.pack(">Q", 0x0212_4B00_0100_0002) + struct.pack(">Q", 0x0212_4B00_0100_0001) + nhc))
+    # Uncompressed IPv6 (dispatch 0x41) carrying an ICMPv6 echo request.
+    ll_a, ll_c = link_local(eui64=NODE_A), link_local(eui64=COORD)
+    echo2 = icmpv6(ll_a, ll_c, 128, 0, struct.pack(">HH", 0x4321, 7) + b"uncompressed")
+    ipv6 = struct.pack(">IHBB", 0x60000000, len(echo2), 58, 64) + ll_a + ll_c + echo2
+    frames.append(wpan(1, 7, dst=COORD, dst_pan=PAN, src=NODE_A, payload=b"\x41" + ipv6))
+    # A secured data frame (802.15.4-2006): auxiliary security header with ENC-MIC-32, key
+    # identifier mode 1 (key index 1), frame counter 5; the payload and MIC are ciphertext.
+    aux = struct.pack("<BIB", 0x05 | 1 << 3, 5, 1)
+    frames.append(wpan(1, 8, dst=COORD, dst_pan=PAN, src=NODE_A, security=True, version=1,
+                       payload=aux + bytes.fromhex("9f3c5a21e07b44d2a8") + bytes.fromhex("01020304")))
+    return frames
+
+
+def wpan_capture():
+    write_capture("wpan", 195, [with_fcs(frame) for frame in wpan_frames()])
+
+
+def wpan_nofcs_capture():
+    write_capture("wpan-nofcs", 230, wpan_frames())
+
+
+CAPTURES = {"can": can_capture, "wpan": wpan_capture, "wpan-nofcs": wpan_nofcs_capture}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or CAPTURES:

@@ -1,6 +1,12 @@
 extension BundledSchemaOracleTests {
     /// Link types no schema claimed before (scripts/capture-linktypes.sh, crafted): SocketCAN
-    /// (can.pcap: CAN and CAN FD frames, error frames).
+    /// (can.pcap: CAN and CAN FD frames, error frames); IEEE 802.15.4 with and without FCS and
+    /// 6LoWPAN (wpan.pcap, wpan-nofcs.pcap).
+    ///
+    /// Not mapped: the frame control and superframe specification bits (wpan.frame_type, ...,
+    /// wpan.beacon_order, ...): their bitmasks lie in little-endian words, which the test reads as
+    /// big-endian bytes; the words are mapped, their bits are computed values. tshark's 6lowpan.src
+    /// and .dst are rebuilt IPv6 addresses: compared by position with the inline bytes.
     static let linkTypeMappings: [Mapping] = [
         // SocketCAN (LINKTYPE_CAN_SOCKETCAN 227)
         map("can.id", "can.id", "can.id_ext", "canfd.id", "canfd.id_ext"),
@@ -42,5 +48,62 @@ extension BundledSchemaOracleTests {
         map("can.err.trx.canh", "can.trx.canh"),
         map("can.err.trx.canl", "can.trx.canl"),
         map("can.err.ctrl_specific", "can.ctrl_specific", as: .position),
+        // IEEE 802.15.4 (LINKTYPE_IEEE802_15_4_WITHFCS 195, LINKTYPE_IEEE802_15_4_NOFCS 230)
+        map("wpan.fcf", "wpan.frame.fcf"),
+        map("wpan.seq_no", "wpan.frame.seq_no"),
+        map("wpan.dst_pan", "wpan.frame.dst_pan"),
+        map("wpan.dst16", "wpan.frame.dst16"),
+        map("wpan.dst64", "wpan.frame.dst64", as: .position),
+        map("wpan.src_pan", "wpan.frame.src_pan"),
+        map("wpan.src16", "wpan.frame.src16"),
+        map("wpan.src64", "wpan.frame.src64", as: .position),
+        map("wpan.fcs", "wpan.fcs"),
+        map("wpan.cmd", "wpan.frame.body.cmd"),
+        map("wpan.cinfo.alt_coord", "wpan.frame.body.body.alt_coord"),
+        map("wpan.cinfo.device_type", "wpan.frame.body.body.device_type"),
+        map("wpan.cinfo.power_src", "wpan.frame.body.body.power_src"),
+        map("wpan.cinfo.idle_rx", "wpan.frame.body.body.idle_rx"),
+        map("wpan.cinfo.sec_capable", "wpan.frame.body.body.sec_capable"),
+        map("wpan.cinfo.alloc_addr", "wpan.frame.body.body.alloc_addr"),
+        map("wpan.asoc.addr", "wpan.frame.body.body.addr"),
+        map("wpan.assoc.status", "wpan.frame.body.body.status"),
+        map("wpan.gts.count", "wpan.frame.body.gts.count"),
+        map("wpan.gts.permit", "wpan.frame.body.gts.permit"),
+        map("wpan.aux_sec.hdr", "wpan.frame.aux_sec", as: .position),
+        map("wpan.aux_sec.security_control_field", "wpan.frame.aux_sec.security_control_field", as: .position),
+        map("wpan.aux_sec.sec_level", "wpan.frame.aux_sec.security_control_field.sec_level"),
+        map("wpan.aux_sec.key_id_mode", "wpan.frame.aux_sec.security_control_field.key_id_mode"),
+        map("wpan.aux_sec.frame_counter_suppression", "wpan.frame.aux_sec.security_control_field.frame_counter_suppression"),
+        map("wpan.aux_sec.asn_in_nonce", "wpan.frame.aux_sec.security_control_field.asn_in_nonce"),
+        map("wpan.aux_sec.reserved", "wpan.frame.aux_sec.security_control_field.reserved"),
+        map("wpan.aux_sec.frame_counter", "wpan.frame.aux_sec.frame_counter"),
+        map("wpan.aux_sec.key_index", "wpan.frame.aux_sec.key_index"),
+        map("wpan.mic", "wpan.frame.mic", as: .position),
+        // 6LoWPAN
+        map("6lowpan.pattern", "sixlowpan.iphc.pattern", "sixlowpan.ipv6_dispatch", "sixlowpan.frag1.pattern", "sixlowpan.fragn.pattern", "sixlowpan.mesh.pattern"),
+        map("6lowpan.iphc.tf", "sixlowpan.iphc.iphc.tf"),
+        map("6lowpan.iphc.nh", "sixlowpan.iphc.iphc.nh"),
+        map("6lowpan.iphc.hlim", "sixlowpan.iphc.iphc.hlim"),
+        map("6lowpan.iphc.cid", "sixlowpan.iphc.iphc.cid"),
+        map("6lowpan.iphc.sac", "sixlowpan.iphc.iphc.sac"),
+        map("6lowpan.iphc.sam", "sixlowpan.iphc.iphc.sam"),
+        map("6lowpan.iphc.m", "sixlowpan.iphc.iphc.m"),
+        map("6lowpan.iphc.dac", "sixlowpan.iphc.iphc.dac"),
+        map("6lowpan.iphc.dam", "sixlowpan.iphc.iphc.dam"),
+        map("6lowpan.ecn", "sixlowpan.iphc.ecn"),
+        map("6lowpan.dscp", "sixlowpan.iphc.dscp"),
+        map("6lowpan.padding", "sixlowpan.iphc.padding", "sixlowpan.iphc.padding2"),
+        map("6lowpan.flow", "sixlowpan.iphc.flow"),
+        map("6lowpan.next", "sixlowpan.iphc.next"),
+        map("6lowpan.hops", "sixlowpan.iphc.hops"),
+        map("6lowpan.src", "sixlowpan.iphc.src", "sixlowpan.iphc.src_iid", "sixlowpan.iphc.src_short", as: .position),
+        map("6lowpan.dst", "sixlowpan.iphc.dst", "sixlowpan.iphc.dst_iid", "sixlowpan.iphc.dst_short", "sixlowpan.iphc.dst_mcast48",
+            "sixlowpan.iphc.dst_mcast32", "sixlowpan.iphc.dst_mcast8", as: .position),
+        map("6lowpan.nhc.pattern", "sixlowpan.iphc.udp.pattern", as: .position),
+        map("6lowpan.nhc.udp.checksum", "sixlowpan.iphc.udp.checksum_elided"),
+        map("6lowpan.nhc.udp.ports", "sixlowpan.iphc.udp.ports"),
+        map("6lowpan.udp.src", "sixlowpan.iphc.udp.src16", "sixlowpan.iphc.udp.src8", "sixlowpan.iphc.udp.src4", as: .position),
+        map("6lowpan.udp.dst", "sixlowpan.iphc.udp.dst16", "sixlowpan.iphc.udp.dst8", "sixlowpan.iphc.udp.dst4", as: .position),
+        map("6lowpan.udp.checksum", "sixlowpan.iphc.udp.checksum"),
     ]
 }
