@@ -2,7 +2,8 @@
 # Captures of link types no other schema claimed (issue 30), with the oracle files the tests
 # compare with (Corpus/oracle/<name>.json and <name>.checksums.tsv, tshark's dissection).
 #
-#   scripts/capture-linktypes.sh [can] [wpan] [wpan-nofcs] ...     (needs python3 and tshark)
+#   scripts/capture-linktypes.sh [can] [wpan] [wpan-nofcs] [fddi] [arcnet] [arcnet-bsd] [ipnet]
+#                                [pktap] [vsock]              (needs python3 and tshark)
 #
 # All are CRAFTED (scripts/corpus/linktypes.py writes the bytes libpcap would write), because
 # nothing here can capture them:
@@ -25,6 +26,22 @@
 #   wpan-nofcs.pcap  LINKTYPE_IEEE802_15_4_NOFCS (230): the same frames without their FCS.
 #               Crafted: Linux's mac802154_hwsim could make real frames (wpan-tools' iwpan, lowpan
 #               links), but this container has neither the module nor the tools.
+#   fddi.pcap   LINKTYPE_FDDI (10): LLC/SNAP with ARP request and reply and an IPv4 ICMP echo and
+#               its reply, an SMT NIF frame and a MAC beacon. No FDDI hardware here.
+#   arcnet.pcap LINKTYPE_ARCNET_LINUX (129): RFC 1201 ARP request and reply (hardware type 7,
+#               one-byte addresses), RFC 1201 IPv4 ICMP echo and reply, RFC 1051 IPv4 carrying a
+#               DNS query. Linux has no ARCNET driver here (nor hardware).
+#   arcnet-bsd.pcap  LINKTYPE_ARCNET_BSD (7): the same without the offset, the reply as an RFC
+#               1201 exception packet.
+#   ipnet.pcap  LINKTYPE_IPNET (226): Solaris/illumos IP observability: an outbound ICMP echo,
+#               its inbound reply, a local ICMPv6 echo (family 26). Solaris only.
+#   pktap.pcap  LINKTYPE_PKTAP (258): macOS's PKTAP: ping's echo on en0 (Ethernet) with the
+#               process named, the reply, mDNSResponder's DNS query on lo0 (DLT_NULL), an ARP
+#               request. macOS only.
+#   vsock.pcap  LINKTYPE_VSOCK (271): a vsockmon capture of a guest (CID 3) talking to a host
+#               service (CID 2, port 5000) over virtio: request, response, payload each way,
+#               credit update, shutdown, reset, disconnect. Crafted: this kernel has no vsockmon
+#               (`ip link add type vsockmon`: "Unknown device type") nor vsock_loopback.
 #
 # Deterministic: fixed timestamps, no randomness; running again rewrites the same bytes.
 set -euo pipefail

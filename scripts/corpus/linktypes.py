@@ -178,7 +178,131 @@ def wpan_nofcs_capture():
     write_capture("wpan-nofcs", 230, wpan_frames())
 
 
-CAPTURES = {"can": can_capture, "wpan": wpan_capture, "wpan-nofcs": wpan_nofcs_capture}
+def ipv4(src, dst, proto, payload, ident=1):
+    header = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), ident, 0x4000, 64, proto, 0, bytes(src), bytes(dst))
+    return header[:10] + struct.pack(">H", inet_checksum(header)) + header[12:] + payload
+
+
+def icmp_echo(type_, ident, seq, data):
+    body = struct.pack(">BBHHH", type_, 0, 0, ident, seq) + data
+    return body[:2] + struct.pack(">H", inet_checksum(body)) + body[4:]
+
+
+def udp4(src, dst, sport, dport, payload):
+    length = 8 + len(payload)
+    pseudo = bytes(src) + bytes(dst) + struct.pack(">BBH", 0, 17, length)
+    datagram = struct.pack(">HHHH", sport, dport, length, 0) + payload
+    return datagram[:6] + struct.pack(">H", inet_checksum(pseudo + datagram)) + datagram[8:]
+
+
+def ipv6_packet(src, dst, next_header, payload, hop_limit=64):
+    return struct.pack(">IHBB", 0x60000000, len(payload), next_header, hop_limit) + src + dst + payload
+
+
+def arp(hw_type, hw_len, op, sha, spa, tha, tpa, proto=0x0800):
+    return struct.pack(">HHBBH", hw_type, proto, hw_len, 4, op) + sha + bytes(spa) + tha + bytes(tpa)
+
+
+A4, B4 = [192, 168, 7, 1], [192, 168, 7, 2]
+PING = b"0123456789abcdef"
+ECHO = ipv4(A4, B4, 1, icmp_echo(8, 0x2A, 1, PING), 0x100)
+REPLY = ipv4(B4, A4, 1, icmp_echo(0, 0x2A, 1, PING), 0x200)
+DNS_QUERY = struct.pack(">HHHHHH", 0x1D1D, 0x0100, 1, 0, 0, 0) + b"\x04host\x07example\x00" + struct.pack(">HH", 1, 1)
+
+
+def fddi_capture():
+    """FDDI: LLC/SNAP carrying IPv4 (an ICMP echo and its reply) and ARP, an SMT frame (NIF
+    request, FC 0x41) and a MAC beacon (FC 0xC2)."""
+    a, b = bytes.fromhex("080020111111"), bytes.fromhex("080020222222")
+    snap = lambda ethertype: b"\xaa\xaa\x03\x00\x00\x00" + struct.pack(">H", ethertype)
+    frames = [
+        b"\x50" + b"\xff" * 6 + a + snap(0x0806) + arp(6, 6, 1, a, A4, b"\0" * 6, B4),
+        b"\x51" + a + b + snap(0x0806) + arp(6, 6, 2, b, B4, a, A4),
+        b"\x54" + b + a + snap(0x0800) + ECHO,
+        b"\x54" + a + b + snap(0x0800) + REPLY,
+        b"\x41" + bytes.fromhex("80c200014f00") + a + bytes.fromhex("0101010100000001") + bytes(24),
+        b"\xc2" + b"\0" * 6 + a + bytes(4),
+    ]
+    write_capture("fddi", 10, frames)
+
+
+def arcnet_frames(linux):
+    """ARCNET: RFC 1201 IPv4 (echo and reply) and ARP, RFC 1051 IPv4 carrying DNS; on link type 7
+    the reply is an RFC 1201 exception packet (Linux's driver hands none up)."""
+    def frame(src, dst, prot, body):
+        return bytes([src, dst]) + (b"\0\0" if linux else b"") + bytes([prot]) + body
+    request = arp(7, 1, 1, b"\x01", A4, b"\x00", B4)
+    answer = arp(7, 1, 2, b"\x02", B4, b"\x01", A4)
+    return [
+        frame(0x01, 0x00, 0xD5, b"\x00\x00\x01" + request),
+        frame(0x02, 0x01, 0xD5, b"\x00\x00\x01" + answer),
+        frame(0x01, 0x02, 0xD4, b"\x00\x00\x02" + ECHO),
+        frame(0x02, 0x01, 0xD4, (b"\x00\x00\x02" if linux else b"\xff\xff\xff\xd4\x00\x00\x02") + REPLY),
+        frame(0x01, 0x02, 0xF0, ipv4(A4, B4, 17, udp4(A4, B4, 40000, 53, DNS_QUERY), 0x101)),
+    ]
+
+
+def arcnet_capture():
+    write_capture("arcnet", 129, arcnet_frames(True))
+
+
+def arcnet_bsd_capture():
+    write_capture("arcnet-bsd", 7, arcnet_frames(False))
+
+
+def ipnet_capture():
+    """Solaris IPNET: an outbound ICMP echo and its inbound reply, a local IPv6 ICMPv6 echo (family 26)."""
+    def ipnet(family, hook, packet, ifindex=2):
+        return struct.pack(">BBHIIIII", 2, family, hook, len(packet), ifindex, 0, 0, 0) + packet
+    s6, d6 = bytes.fromhex("fd000000000000000000000000000001"), bytes.fromhex("fd000000000000000000000000000002")
+    echo6 = icmpv6(s6, d6, 128, 0, struct.pack(">HH", 9, 1) + PING)
+    write_capture("ipnet", 226, [ipnet(2, 1, ECHO), ipnet(2, 0, REPLY), ipnet(26, 2, ipv6_packet(s6, d6, 58, echo6), 1)])
+
+
+def pktap_capture():
+    """Apple PKTAP: ping's echo on en0 (Ethernet) with the process named, the reply (no process),
+    mDNSResponder's DNS query on lo0 (DLT_NULL) and an ARP request from the kernel."""
+    a, b = bytes.fromhex("3c0754000001"), bytes.fromhex("3c0754000002")
+    def pktap(dlt, ifname, packet, pid=0, comm=b"", family=2, llhdrlen=14, iftype=6, ifunit=0):
+        header = struct.pack("<III24sIIIII20sIHHI20s", 108, 1, dlt, ifname, 0, family, llhdrlen, 0, pid, comm, 0,
+                             iftype, ifunit, pid, comm)
+        return header + packet
+    loop = [127, 0, 0, 1]
+    frames = [
+        pktap(1, b"en0", b + a + b"\x08\x00" + ECHO, 4242, b"ping"),
+        pktap(1, b"en0", a + b + b"\x08\x00" + REPLY),
+        pktap(0, b"lo0", struct.pack("<I", 2) + ipv4(loop, loop, 17, udp4(loop, loop, 53000, 53, DNS_QUERY)), 212,
+              b"mDNSResponder", llhdrlen=4, iftype=24),
+        pktap(1, b"en0", b"\xff" * 6 + a + b"\x08\x06" + arp(1, 6, 1, a, B4, b"\0" * 6, A4), family=0),
+    ]
+    write_capture("pktap", 258, frames)
+
+
+def vsock_capture():
+    """Linux vsock monitor: a guest (CID 3) connecting to a host service (CID 2, port 5000) over
+    virtio: request and response, a payload each way, a credit update, shutdown and reset, and
+    the monitor's disconnect."""
+    def frame(src, dst, op, virtio_op, payload=b"", flags=0, fwd=0):
+        (scid, sport), (dcid, dport) = src, dst
+        virtio = struct.pack("<QQIIIHHIII", scid, dcid, sport, dport, len(payload), 1, virtio_op, flags, 262144, fwd)
+        return struct.pack("<QQIIHHH2x", scid, dcid, sport, dport, op, 2, len(virtio)) + virtio + payload
+    guest, host = (3, 1024), (2, 5000)
+    frames = [
+        frame(guest, host, 1, 1),
+        frame(host, guest, 3, 2),
+        frame(guest, host, 4, 5, b"GET /status\n"),
+        frame(host, guest, 4, 5, b"ok\n", fwd=12),
+        frame(guest, host, 3, 6, fwd=3),
+        frame(guest, host, 3, 4, flags=3, fwd=3),
+        frame(host, guest, 3, 3),
+        frame(guest, host, 2, 3),
+    ]
+    write_capture("vsock", 271, frames)
+
+
+CAPTURES = {"can": can_capture, "wpan": wpan_capture, "wpan-nofcs": wpan_nofcs_capture, "fddi": fddi_capture,
+            "arcnet": arcnet_capture, "arcnet-bsd": arcnet_bsd_capture, "ipnet": ipnet_capture, "pktap": pktap_capture,
+            "vsock": vsock_capture}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or CAPTURES:

@@ -1,7 +1,9 @@
 extension BundledSchemaOracleTests {
     /// Link types no schema claimed before (scripts/capture-linktypes.sh, crafted): SocketCAN
     /// (can.pcap: CAN and CAN FD frames, error frames); IEEE 802.15.4 with and without FCS and
-    /// 6LoWPAN (wpan.pcap, wpan-nofcs.pcap).
+    /// 6LoWPAN (wpan.pcap, wpan-nofcs.pcap); FDDI (fddi.pcap), ARCNET (arcnet.pcap, Linux;
+    /// arcnet-bsd.pcap), Solaris IPNET (ipnet.pcap), Apple PKTAP (pktap.pcap), Linux vsock
+    /// monitor (vsock.pcap). tshark shows FDDI's addresses bit-swapped: compared by position.
     ///
     /// Not mapped: the frame control and superframe specification bits (wpan.frame_type, ...,
     /// wpan.beacon_order, ...): their bitmasks lie in little-endian words, which the test reads as
@@ -105,5 +107,66 @@ extension BundledSchemaOracleTests {
         map("6lowpan.udp.src", "sixlowpan.iphc.udp.src16", "sixlowpan.iphc.udp.src8", "sixlowpan.iphc.udp.src4", as: .position),
         map("6lowpan.udp.dst", "sixlowpan.iphc.udp.dst16", "sixlowpan.iphc.udp.dst8", "sixlowpan.iphc.udp.dst4", as: .position),
         map("6lowpan.udp.checksum", "sixlowpan.iphc.udp.checksum"),
+        // FDDI (LINKTYPE_FDDI 10)
+        map("fddi.fc", "fddi.fc", as: .position),
+        map("fddi.fc.clf", "fddi.fc.clf"),
+        map("fddi.fc.prio", "fddi.fc.prio"),
+        map("fddi.dst", "fddi.dst", as: .position),
+        map("fddi.src", "fddi.src", as: .position),
+        map("fddi.addr", "fddi.dst", "fddi.src", as: .position),
+        // ARCNET (LINKTYPE_ARCNET_LINUX 129, LINKTYPE_ARCNET_BSD 7)
+        map("arcnet.src", "arcnet.src"),
+        map("arcnet.dst", "arcnet.dst"),
+        map("arcnet.offset", "arcnet.offset", as: .position),
+        map("arcnet.protID", "arcnet.protID", "arcnet.body.protID_again"),
+        map("arcnet.split_flag", "arcnet.body.split_flag"),
+        map("arcnet.exception_flag", "arcnet.body.exception_flag"),
+        map("arcnet.padding", "arcnet.body.padding"),
+        map("arcnet.sequence", "arcnet.body.sequence"),
+        // Solaris IPNET (LINKTYPE_IPNET 226)
+        map("ipnet.version", "ipnet.version"),
+        map("ipnet.family", "ipnet.family"),
+        map("ipnet.htype", "ipnet.htype"),
+        map("ipnet.pktlen", "ipnet.pktlen"),
+        map("ipnet.ifindex", "ipnet.ifindex"),
+        map("ipnet.grifindex", "ipnet.grifindex"),
+        map("ipnet.zsrc", "ipnet.zsrc"),
+        map("ipnet.zdst", "ipnet.zdst"),
+        // Apple PKTAP (LINKTYPE_PKTAP 258)
+        map("pktap.hdrlen", "pktap.hdrlen"),
+        map("pktap.rectype", "pktap.rectype"),
+        map("pktap.dlt", "pktap.dlt"),
+        map("pktap.ifname", "pktap.header.ifname", as: .text),
+        map("pktap.flags", "pktap.header.flags"),
+        map("pktap.pfamily", "pktap.header.pfamily"),
+        map("pktap.llhdrlen", "pktap.header.llhdrlen"),
+        map("pktap.lltrlrlen", "pktap.header.lltrlrlen"),
+        map("pktap.pid", "pktap.header.pid"),
+        map("pktap.cmdname", "pktap.header.cmdname", as: .text),
+        map("pktap.svc_class", "pktap.header.svc_class"),
+        map("pktap.iftype", "pktap.header.iftype"),
+        map("pktap.ifunit", "pktap.header.ifunit"),
+        map("pktap.epid", "pktap.header.epid"),
+        map("pktap.ecmdname", "pktap.header.ecmdname", as: .text),
+        // Linux vsock monitor (LINKTYPE_VSOCK 271)
+        map("vsock.src_cid", "vsock.src_cid"),
+        map("vsock.dst_cid", "vsock.dst_cid"),
+        map("vsock.src_port", "vsock.src_port"),
+        map("vsock.dst_port", "vsock.dst_port"),
+        map("vsock.op", "vsock.op"),
+        map("vsock.trans", "vsock.trans"),
+        map("vsock.trans_len", "vsock.trans_len"),
+        map("vsock.reserved", "vsock.reserved", as: .position),
+        map("vsock.payload", "vsock.payload", as: .position),
+        map("vsock.virtio.src_cid", "vsock.virtio.src_cid"),
+        map("vsock.virtio.dst_cid", "vsock.virtio.dst_cid"),
+        map("vsock.virtio.src_prot", "vsock.virtio.src_prot"),
+        map("vsock.virtio.dst_prot", "vsock.virtio.dst_prot"),
+        map("vsock.virtio.len", "vsock.virtio.len"),
+        map("vsock.virtio.type", "vsock.virtio.type"),
+        map("vsock.virtio.op", "vsock.virtio.op"),
+        map("vsock.virtio.flags", "vsock.virtio.flags"),
+        map("vsock.virtio.buf_alloc", "vsock.virtio.buf_alloc"),
+        map("vsock.virtio.fwd_cnt", "vsock.virtio.fwd_cnt"),
     ]
 }
