@@ -3,7 +3,7 @@
 # compare with (Corpus/oracle/<name>.json and <name>.checksums.tsv, tshark's dissection).
 #
 #   scripts/capture-linktypes.sh [can] [wpan] [wpan-nofcs] [fddi] [arcnet] [arcnet-bsd] [ipnet]
-#                                [pktap] [vsock]              (needs python3 and tshark)
+#                                [pktap] [vsock] [slip]       (needs python3 and tshark)
 #
 # All are CRAFTED (scripts/corpus/linktypes.py writes the bytes libpcap would write), because
 # nothing here can capture them:
@@ -42,6 +42,11 @@
 #               service (CID 2, port 5000) over virtio: request, response, payload each way,
 #               credit update, shutdown, reset, disconnect. Crafted: this kernel has no vsockmon
 #               (`ip link add type vsockmon`: "Unknown device type") nor vsock_loopback.
+#
+#   slip.pcap   (in Corpus/depth) LINKTYPE_SLIP (8): an ICMP echo sent and its reply received, a DNS query, each
+#               after libpcap's 16-byte SLIP pseudo-header. No serial line here. tshark 4.0 does
+#               not dissect this link type (it shows the frames as data, so there is nothing for
+#               the oracle tests to compare: the capture is in Corpus/depth); tcpdump -r does.
 #
 # Deterministic: fixed timestamps, no randomness; running again rewrites the same bytes.
 set -euo pipefail
