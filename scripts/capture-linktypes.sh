@@ -3,7 +3,7 @@
 # compare with (Corpus/oracle/<name>.json and <name>.checksums.tsv, tshark's dissection).
 #
 #   scripts/capture-linktypes.sh [can] [wpan] [wpan-nofcs] [fddi] [arcnet] [arcnet-bsd] [ipnet]
-#                                [pktap] [vsock] [slip]       (needs python3 and tshark)
+#                                [pktap] [vsock] [sll-linux] [slip]   (needs python3 and tshark)
 #
 # All are CRAFTED (scripts/corpus/linktypes.py writes the bytes libpcap would write), because
 # nothing here can capture them:
@@ -43,6 +43,11 @@
 #               credit update, shutdown, reset, disconnect. Crafted: this kernel has no vsockmon
 #               (`ip link add type vsockmon`: "Unknown device type") nor vsock_loopback.
 #
+#   sll-linux.pcap  LINKTYPE_LINUX_SLL (113) with Linux's own protocol numbers, as `tcpdump -i
+#               any` gives them: SocketCAN CAN frames (OBD-II request and answer, an extended ID,
+#               an RTR; protocol 0x000C, the ID word little-endian) and a CAN FD frame (0x000D),
+#               an STP BPDU as 802.2 LLC (0x0004), IEEE 802.15.4 frames with their FCS (0x00F6).
+#               Crafted: no vcan or mac802154_hwsim here (see can.pcap and wpan.pcap).
 #   slip.pcap   (in Corpus/depth) LINKTYPE_SLIP (8): an ICMP echo sent and its reply received, a DNS query, each
 #               after libpcap's 16-byte SLIP pseudo-header. No serial line here. tshark 4.0 does
 #               not dissect this link type (it shows the frames as data, so there is nothing for

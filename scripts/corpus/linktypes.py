@@ -300,6 +300,35 @@ def vsock_capture():
     write_capture("vsock", 271, frames)
 
 
+def sll_linux_capture():
+    """Linux cooked captures (SLL, `tcpdump -i any`) of Linux's own protocol numbers: SocketCAN
+    CAN and CAN FD frames (protocol 0x000C, 0x000D, hardware type 280; the ID word little-endian,
+    as the host has it), an STP BPDU as 802.2 LLC (0x0004) and IEEE 802.15.4 frames with their FCS
+    (0x00F6, hardware type 804)."""
+    def sll(pkttype, hatype, protocol, payload, address=b""):
+        return struct.pack(">HHH8sH", pkttype, hatype, len(address), address, protocol) + payload
+    def can_le(can_id, data, flags=0, dlc=None):
+        length = len(data) if dlc is None else dlc
+        return struct.pack("<IBBBB", can_id | flags, length, 0, 0, 0) + bytes(data).ljust(8, b"\0")
+    def canfd_le(can_id, data, fd_flags=0x05, flags=0):
+        return struct.pack("<IBBBB", can_id | flags, len(data), fd_flags, 0, 0) + bytes(data).ljust(64, b"\0")
+    bridge = bytes.fromhex("80000242ac110001")
+    bpdu = bytes.fromhex("424203") + struct.pack(">HBBB8sI8sHHHHH", 0, 0, 0, 0, bridge, 0, bridge, 0x8001, 0, 20 * 256,
+                                                  2 * 256, 15 * 256)
+    wpan = wpan_frames()
+    frames = [
+        sll(4, 280, 0x000C, can_le(0x7DF, b"\x02\x01\x0d\x55\x55\x55\x55\x55")),
+        sll(0, 280, 0x000C, can_le(0x7E8, b"\x03\x41\x0d\x32")),
+        sll(0, 280, 0x000C, can_le(0x18DAF110, b"\x02\x3e\x00", CAN_EFF)),
+        sll(4, 280, 0x000C, can_le(0x321, b"", CAN_RTR, dlc=4)),
+        sll(0, 280, 0x000D, canfd_le(0x123, bytes(range(16)))),
+        sll(1, 1, 0x0004, bpdu, bytes.fromhex("0242ac110001")),
+        sll(0, 804, 0x00F6, with_fcs(wpan[7])),
+        sll(4, 804, 0x00F6, with_fcs(wpan[3])),
+    ]
+    write_capture("sll-linux", 113, frames)
+
+
 def slip_capture():
     """SLIP: an ICMP echo sent and its reply received, a DNS query sent (IP packets, kind 0x40)."""
     def slip(direction, packet):
@@ -312,7 +341,7 @@ def slip_capture():
     print(f"{path}: {len(frames)} frames")
 
 
-CAPTURES = {"slip": slip_capture, "can": can_capture, "wpan": wpan_capture, "wpan-nofcs": wpan_nofcs_capture, "fddi": fddi_capture,
+CAPTURES = {"sll-linux": sll_linux_capture, "slip": slip_capture, "can": can_capture, "wpan": wpan_capture, "wpan-nofcs": wpan_nofcs_capture, "fddi": fddi_capture,
             "arcnet": arcnet_capture, "arcnet-bsd": arcnet_bsd_capture, "ipnet": ipnet_capture, "pktap": pktap_capture,
             "vsock": vsock_capture}
 
