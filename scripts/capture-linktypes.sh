@@ -3,7 +3,7 @@
 # compare with (Corpus/oracle/<name>.json and <name>.checksums.tsv, tshark's dissection).
 #
 #   scripts/capture-linktypes.sh [can] [wpan] [wpan-nofcs] [fddi] [arcnet] [arcnet-bsd] [ipnet]
-#                                [pktap] [vsock] [sll-linux] [slip]   (needs python3 and tshark)
+#                                [pktap] [vsock] [atm] [sll-linux] [slip]   (needs python3 and tshark)
 #
 # All are CRAFTED (scripts/corpus/linktypes.py writes the bytes libpcap would write), because
 # nothing here can capture them:
@@ -43,6 +43,10 @@
 #               credit update, shutdown, reset, disconnect. Crafted: this kernel has no vsockmon
 #               (`ip link add type vsockmon`: "Unknown device type") nor vsock_loopback.
 #
+#   atm-rfc1483.pcap, atm-clip.pcap, ppp-ether.pcap  (`atm`) LINKTYPE_ATM_RFC1483 (100: LLC/SNAP
+#               with an ICMP echo and reply, an STP BPDU), LINKTYPE_ATM_CLIP (106: the echo and
+#               reply as bare IPv4), LINKTYPE_PPP_ETHER (51: PPPoE sessions without Ethernet: LCP
+#               echo request, IPCP configure request, IPv4). No ATM here; PPP_ETHER is a BSD DLT.
 #   sll-linux.pcap  LINKTYPE_LINUX_SLL (113) with Linux's own protocol numbers, as `tcpdump -i
 #               any` gives them: SocketCAN CAN frames (OBD-II request and answer, an extended ID,
 #               an RTR; protocol 0x000C, the ID word little-endian) and a CAN FD frame (0x000D),

@@ -329,6 +329,24 @@ def sll_linux_capture():
     write_capture("sll-linux", 113, frames)
 
 
+def atm_captures():
+    """RFC 1483 LLC-encapsulated ATM (LLC/SNAP with an ICMP echo and reply, an STP BPDU
+    on LLC SAP 0x42), Linux CLIP (the ICMP echo and reply as bare IPv4), PPPoE sessions without
+    Ethernet (PPP_ETHER: LCP echo request, IPCP configure request, IPv4)."""
+    snap = lambda ethertype: b"\xaa\xaa\x03\x00\x00\x00" + struct.pack(">H", ethertype)
+    bridge = bytes.fromhex("80000242ac110001")
+    bpdu = bytes.fromhex("424203") + struct.pack(">HBBB8sI8sHHHHH", 0, 0, 0, 0, bridge, 0, bridge, 0x8001, 0, 20 * 256,
+                                                  2 * 256, 15 * 256)
+    write_capture("atm-rfc1483", 100, [snap(0x0800) + ECHO, snap(0x0800) + REPLY, bpdu])
+    write_capture("atm-clip", 106, [ECHO, REPLY])
+    def pppoes(session, ppp):
+        return struct.pack(">BBHH", 0x11, 0, session, len(ppp)) + ppp
+    lcp_echo = b"\xc0\x21" + struct.pack(">BBHI", 9, 1, 8, 0x12345678)
+    ipcp = b"\x80\x21" + struct.pack(">BBH", 1, 2, 10) + b"\x03\x06" + bytes(A4)
+    write_capture("ppp-ether", 51, [pppoes(0x0042, lcp_echo), pppoes(0x0042, ipcp), pppoes(0x0042, b"\x00\x21" + ECHO),
+                                    pppoes(0x0042, b"\x00\x21" + REPLY)])
+
+
 def slip_capture():
     """SLIP: an ICMP echo sent and its reply received, a DNS query sent (IP packets, kind 0x40)."""
     def slip(direction, packet):
@@ -341,7 +359,7 @@ def slip_capture():
     print(f"{path}: {len(frames)} frames")
 
 
-CAPTURES = {"sll-linux": sll_linux_capture, "slip": slip_capture, "can": can_capture, "wpan": wpan_capture, "wpan-nofcs": wpan_nofcs_capture, "fddi": fddi_capture,
+CAPTURES = {"atm": atm_captures, "sll-linux": sll_linux_capture, "slip": slip_capture, "can": can_capture, "wpan": wpan_capture, "wpan-nofcs": wpan_nofcs_capture, "fddi": fddi_capture,
             "arcnet": arcnet_capture, "arcnet-bsd": arcnet_bsd_capture, "ipnet": ipnet_capture, "pktap": pktap_capture,
             "vsock": vsock_capture}
 
