@@ -24,6 +24,8 @@
 #               IIDs inline); uncompressed IPv6 (dispatch 0x41) with an ICMPv6 echo; a secured
 #               frame (802.15.4-2006 auxiliary security header, ENC-MIC-32, key index 1).
 #   wpan-nofcs.pcap  LINKTYPE_IEEE802_15_4_NOFCS (230): the same frames without their FCS.
+#   wpan-frag.pcap  195 again: a 6LoWPAN datagram in two fragments (FRAG1 with the IPHC header,
+#               FRAGN), and a mesh-addressed frame (short originator and final addresses).
 #               Crafted: Linux's mac802154_hwsim could make real frames (wpan-tools' iwpan, lowpan
 #               links), but this container has neither the module nor the tools.
 #   fddi.pcap   LINKTYPE_FDDI (10): LLC/SNAP with ARP request and reply and an IPv4 ICMP echo and

@@ -170,6 +170,30 @@ def wpan_frames():
     return frames
 
 
+def wpan_fragments():
+    """A 6LoWPAN datagram in two fragments (FRAG1 with the IPHC header, FRAGN at offset 8, i.e.
+    64 bytes of the uncompressed datagram), an ICMPv6 echo of 88 bytes uncompressed; then a
+    mesh-addressed frame (originator and final addresses short, 3 hops left) with IPHC inside."""
+    a, b = link_local(short=0x0002), link_local(short=0x0000)
+    data = bytes(range(40))
+    echo = icmpv6(a, b, 128, 0, struct.pack(">HH", 0x5555, 2) + data)
+    size, tag = 40 + len(echo), 0x0BEE
+    iphc = struct.pack(">H", 0x7A33) + b"\x3a"
+    frag1 = struct.pack(">HH", 0xC000 | size, tag) + iphc + echo[:24]
+    fragn = struct.pack(">HHB", 0xE000 | size, tag, 8) + echo[24:]
+    mesh = bytes([0x80 | 0x20 | 0x10 | 3]) + struct.pack(">HH", 0x0002, 0x0000)
+    reply = icmpv6(b, a, 129, 0, struct.pack(">HH", 0x5555, 3) + b"mesh")
+    return [
+        wpan(1, 9, dst=0x0000, dst_pan=PAN, src=0x0002, payload=frag1),
+        wpan(1, 10, dst=0x0000, dst_pan=PAN, src=0x0002, payload=fragn),
+        wpan(1, 21, dst=0x0002, dst_pan=PAN, src=0x0000, payload=mesh + iphc + reply),
+    ]
+
+
+def wpan_frag_capture():
+    write_capture("wpan-frag", 195, [with_fcs(frame) for frame in wpan_fragments()])
+
+
 def wpan_capture():
     write_capture("wpan", 195, [with_fcs(frame) for frame in wpan_frames()])
 
@@ -359,7 +383,7 @@ def slip_capture():
     print(f"{path}: {len(frames)} frames")
 
 
-CAPTURES = {"atm": atm_captures, "sll-linux": sll_linux_capture, "slip": slip_capture, "can": can_capture, "wpan": wpan_capture, "wpan-nofcs": wpan_nofcs_capture, "fddi": fddi_capture,
+CAPTURES = {"wpan-frag": wpan_frag_capture, "atm": atm_captures, "sll-linux": sll_linux_capture, "slip": slip_capture, "can": can_capture, "wpan": wpan_capture, "wpan-nofcs": wpan_nofcs_capture, "fddi": fddi_capture,
             "arcnet": arcnet_capture, "arcnet-bsd": arcnet_bsd_capture, "ipnet": ipnet_capture, "pktap": pktap_capture,
             "vsock": vsock_capture}
 

@@ -1,7 +1,7 @@
 extension BundledSchemaOracleTests {
     /// Link types no schema claimed before (scripts/capture-linktypes.sh, crafted): SocketCAN
     /// (can.pcap: CAN and CAN FD frames, error frames); IEEE 802.15.4 with and without FCS and
-    /// 6LoWPAN (wpan.pcap, wpan-nofcs.pcap); FDDI (fddi.pcap), ARCNET (arcnet.pcap, Linux;
+    /// 6LoWPAN (wpan.pcap, wpan-nofcs.pcap, wpan-frag.pcap); FDDI (fddi.pcap), ARCNET (arcnet.pcap, Linux;
     /// arcnet-bsd.pcap), Solaris IPNET (ipnet.pcap), Apple PKTAP (pktap.pcap), Linux vsock
     /// monitor (vsock.pcap); SLL with SocketCAN, LLC and 802.15.4 (sll-linux.pcap: its CAN ID word is
     /// little-endian, so can.id and the flags there are not compared, see tsharkArtifacts). tshark
@@ -109,6 +109,14 @@ extension BundledSchemaOracleTests {
         map("6lowpan.udp.src", "sixlowpan.iphc.udp.src16", "sixlowpan.iphc.udp.src8", "sixlowpan.iphc.udp.src4", as: .position),
         map("6lowpan.udp.dst", "sixlowpan.iphc.udp.dst16", "sixlowpan.iphc.udp.dst8", "sixlowpan.iphc.udp.dst4", as: .position),
         map("6lowpan.udp.checksum", "sixlowpan.iphc.udp.checksum"),
+        map("6lowpan.frag.size", "sixlowpan.frag1.size", "sixlowpan.fragn.size"),
+        map("6lowpan.frag.tag", "sixlowpan.frag1.tag", "sixlowpan.fragn.tag"),
+        map("6lowpan.frag.offset", "sixlowpan.fragn.offset", as: .scaled(8)),
+        map("6lowpan.mesh.v", "sixlowpan.mesh.v"),
+        map("6lowpan.mesh.f", "sixlowpan.mesh.f"),
+        map("6lowpan.mesh.hops", "sixlowpan.mesh.hops"),
+        map("6lowpan.mesh.orig16", "sixlowpan.mesh.orig16"),
+        map("6lowpan.mesh.dest16", "sixlowpan.mesh.dest16"),
         // FDDI (LINKTYPE_FDDI 10)
         map("fddi.fc", "fddi.fc", as: .position),
         map("fddi.fc.clf", "fddi.fc.clf"),
