@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# Captures the routing and control protocols left after the fifth round: multicast group
+# membership from the kernel (IGMPv1/v2/v3 and MLDv1/v2), RPKI-RTR from FRR's bgpd, and crafted
+# MPLS LSP ping, RSVP and LISP; network namespaces joined by a veth pair (10.97.0.1 and
+# 10.97.0.2, fd97::1 and fd97::2; nothing leaves them, every program is bounded in time), and
+# records tshark's dissection of the same bytes as the oracle the tests compare with.
+#
+#   scripts/capture-routing2.sh [igmp-mld] [rpki-rtr] [mpls-echo] [rsvp] [lisp]
+#                               (as root; needs tcpdump, tshark, python3, Debian's frr and
+#                                frr-rpki-rtrlib for rpki-rtr)
+#
+#   igmp-mld.pcap   the kernel's own IGMP and MLD: namespace a is a receiver (a Python program
+#                   joining and leaving groups with IP_ADD_MEMBERSHIP, IP_ADD_SOURCE_MEMBERSHIP,
+#                   IP_BLOCK_SOURCE, IP_UNBLOCK_SOURCE, IP_DROP_SOURCE_MEMBERSHIP and RFC 3678's
+#                   MCAST_JOIN_GROUP, MCAST_JOIN_SOURCE_GROUP, MCAST_BLOCK_SOURCE, ...), namespace
+#                   b a Linux bridge acting as querier (IGMPv3 and MLDv2 general queries with a
+#                   floating-point max response code, group-specific queries after a leave, then
+#                   IGMPv2 and MLDv1 queries). IGMPv3 and MLDv2 reports with every record type
+#                   the kernel sends (IS_IN, IS_EX, TO_IN, TO_EX, ALLOW, BLOCK; sources), then
+#                   with force_igmp_version=2/force_mld_version=1 IGMPv2 reports and leave, MLDv1
+#                   report and done, and with force_igmp_version=1 an IGMPv1 report.
+#
+# Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
+# (scripts/corpus/import_capture.py), with its oracle Corpus/oracle/<name>.json and
+# <name>.checksums.tsv. ROUTING2_KEEP_LOGS=DIR keeps the programs' configurations and logs. Timers
+# and random delays differ from run to run; running again rewrites the files.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+wanted=("$@")
+[ ${#wanted[@]} -gt 0 ] || wanted=(igmp-mld rpki-rtr mpls-echo rsvp lisp)
+a=dsx-r2-a
+b=dsx-r2-b
+
+work=$(mktemp -d)
+chmod 755 "$work"
+pids=()
+capture_pids=()
+netns_down() { for ns in "$a" "$b"; do ip netns del "$ns" 2>/dev/null || true; done; }
+stop_peers() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  pids=()
+}
+cleanup() {
+  stop_peers
+  for pid in "${capture_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  sleep 1
+  netns_down
+  rm -rf "/var/run/frr/$a" "/var/run/frr/$b"
+  [ -n "${ROUTING2_KEEP_LOGS:-}" ] && cp -r "$work" "$ROUTING2_KEEP_LOGS"
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Two namespaces joined by veth dsxmc0 (a) / dsxmc1 (b).
+netns_up() {
+  netns_down
+  ip netns add "$a"
+  ip netns add "$b"
+  ip link add dsxmc0 netns "$a" type veth peer name dsxmc1 netns "$b"
+  ip -n "$a" link set dsxmc0 address 02:00:00:00:97:01
+  ip -n "$b" link set dsxmc1 address 02:00:00:00:97:02
+  ip -n "$a" addr add 10.97.0.1/24 dev dsxmc0
+  ip -n "$b" addr add 10.97.0.2/24 dev dsxmc1
+  ip -n "$a" addr add fd97::1/64 dev dsxmc0 nodad
+  ip -n "$b" addr add fd97::2/64 dev dsxmc1 nodad
+  for ns in "$a" "$b"; do ip -n "$ns" link set lo up; done
+  ip -n "$a" link set dsxmc0 up
+  ip -n "$b" link set dsxmc1 up
+  sleep 1
+}
+
+start_capture() { # name interface-in-a filter
+  ip netns exec "$a" tcpdump -U -q -i "$2" -w "$work/$1.raw.pcap" "$3" 2>/dev/null &
+  capture_pids+=($!)
+  sleep 1
+}
+stop_captures() {
+  sleep 1
+  for pid in "${capture_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  capture_pids=()
+}
+import() { # name raw
+  python3 scripts/corpus/import_capture.py "$2" "$1"
+}
+
+igmp_mld_run() {
+  netns_down
+  ip netns add "$a"
+  ip netns add "$b"
+  ip link add dsxmc0 netns "$a" type veth peer name dsxmc1 netns "$b"
+  cat > "$work/mcjoin.py" <<'PYEOF'
+import socket, struct, sys, time
+# A multicast receiver in namespace a: joins and leaves groups with and without source filters,
+# as an application does (IPv4 socket options and RFC 3678's protocol-independent ones).
+phase = sys.argv[1]
+ifname = "dsxmc0"
+ifindex = socket.if_nametoindex(ifname)
+me = socket.inet_aton("10.97.0.1")
+MCAST_JOIN_GROUP, MCAST_BLOCK_SOURCE, MCAST_UNBLOCK_SOURCE = 42, 43, 44
+MCAST_LEAVE_GROUP, MCAST_JOIN_SOURCE_GROUP, MCAST_LEAVE_SOURCE_GROUP = 45, 46, 47
+IP_UNBLOCK_SOURCE, IP_BLOCK_SOURCE, IP_ADD_SOURCE_MEMBERSHIP, IP_DROP_SOURCE_MEMBERSHIP = 37, 38, 39, 40
+
+def ss6(addr):  # sockaddr_in6 in a sockaddr_storage
+    return struct.pack("=HHI16sI", socket.AF_INET6, 0, 0, socket.inet_pton(socket.AF_INET6, addr), 0).ljust(128, b"\0")
+def greq6(group):
+    return struct.pack("=I4x", ifindex) + ss6(group)
+def gsreq6(group, source):
+    return struct.pack("=I4x", ifindex) + ss6(group) + ss6(source)
+def mreq_src(group, source):
+    return socket.inet_aton(group) + me + socket.inet_aton(source)
+def mreq(group):
+    return socket.inet_aton(group) + me
+
+v4 = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(3)]
+v6 = [socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) for _ in range(3)]
+IP6 = socket.IPPROTO_IPV6
+if phase == "v3":
+    # Any-source joins: TO_EX {} (IGMPv3) / TO_EX {} (MLDv2)
+    v4[0].setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreq("239.1.1.1")); time.sleep(0.5)
+    v6[0].setsockopt(IP6, MCAST_JOIN_GROUP, greq6("ff15::1:1")); time.sleep(0.5)
+    # Source-specific joins (SSM range): ALLOW / TO_IN with the source
+    v4[1].setsockopt(socket.IPPROTO_IP, IP_ADD_SOURCE_MEMBERSHIP, mreq_src("232.1.1.1", "10.97.0.9")); time.sleep(0.5)
+    v4[1].setsockopt(socket.IPPROTO_IP, IP_ADD_SOURCE_MEMBERSHIP, mreq_src("232.1.1.1", "10.97.0.10")); time.sleep(0.5)
+    v6[1].setsockopt(IP6, MCAST_JOIN_SOURCE_GROUP, gsreq6("ff35::1:2", "fd97::9")); time.sleep(0.5)
+    v6[1].setsockopt(IP6, MCAST_JOIN_SOURCE_GROUP, gsreq6("ff35::1:2", "fd97::10")); time.sleep(0.5)
+    # Blocking a source of an any-source group: BLOCK (exclude mode grows)
+    v4[0].setsockopt(socket.IPPROTO_IP, IP_BLOCK_SOURCE, mreq_src("239.1.1.1", "10.97.0.11")); time.sleep(0.5)
+    v6[0].setsockopt(IP6, MCAST_BLOCK_SOURCE, gsreq6("ff15::1:1", "fd97::11")); time.sleep(0.5)
+    # Current-state records answer the querier's general queries meanwhile (IS_IN, IS_EX)
+    time.sleep(float(sys.argv[2]))
+    # Dropping one source of the SSM group: BLOCK; unblocking: ALLOW
+    v4[1].setsockopt(socket.IPPROTO_IP, IP_DROP_SOURCE_MEMBERSHIP, mreq_src("232.1.1.1", "10.97.0.9")); time.sleep(0.5)
+    v6[1].setsockopt(IP6, MCAST_LEAVE_SOURCE_GROUP, gsreq6("ff35::1:2", "fd97::9")); time.sleep(0.5)
+    v4[0].setsockopt(socket.IPPROTO_IP, IP_UNBLOCK_SOURCE, mreq_src("239.1.1.1", "10.97.0.11")); time.sleep(0.5)
+    v6[0].setsockopt(IP6, MCAST_UNBLOCK_SOURCE, gsreq6("ff15::1:1", "fd97::11")); time.sleep(0.5)
+    # Leaving: TO_IN {} (the querier answers with group-specific queries)
+    v4[0].setsockopt(socket.IPPROTO_IP, socket.IP_DROP_MEMBERSHIP, mreq("239.1.1.1")); time.sleep(0.5)
+    v6[0].setsockopt(IP6, MCAST_LEAVE_GROUP, greq6("ff15::1:1")); time.sleep(0.5)
+    v4[1].close(); v6[1].close()
+    time.sleep(3)
+else:
+    # Older versions (forced by sysctl): v2/v1 reports, leave, MLDv1 report and done
+    g4, g6 = ("239.2.2.2", "ff15::2:2") if phase == "v2" else ("239.3.3.3", "ff15::3:3")
+    v4[0].setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreq(g4)); time.sleep(0.5)
+    if phase == "v2":
+        v6[0].setsockopt(IP6, MCAST_JOIN_GROUP, greq6(g6))
+    time.sleep(float(sys.argv[2]))
+    v4[0].close(); v6[0].close()
+    time.sleep(2)
+PYEOF
+  # The receiver's interface is up before the bridge exists, so the capture sees the first queries.
+  ip -n "$a" link set dsxmc0 address 02:00:00:00:97:01
+  ip -n "$a" link set lo up
+  ip -n "$a" addr add 10.97.0.1/24 dev dsxmc0
+  ip -n "$a" addr add fd97::1/64 dev dsxmc0 nodad
+  # No router solicitations to clutter it (the filter leaves out neighbour discovery).
+  ip netns exec "$a" sysctl -qw net.ipv6.conf.dsxmc0.router_solicitations=0
+  ip -n "$a" link set dsxmc0 up
+  start_capture igmp-mld dsxmc0 'igmp or (ip6 and not icmp6)'
+  ip -n "$b" link add br0 address 02:00:00:00:97:03 type bridge mcast_snooping 1 mcast_querier 1 \
+    mcast_igmp_version 3 mcast_mld_version 2 mcast_query_interval 1000 \
+    mcast_startup_query_interval 200 mcast_startup_query_count 2 \
+    mcast_query_response_interval 1500 mcast_last_member_interval 100 mcast_query_use_ifaddr 1
+  ip -n "$b" link set dsxmc1 address 02:00:00:00:97:02
+  ip -n "$b" link set dsxmc1 master br0
+  ip -n "$b" addr add 10.97.0.2/24 dev br0
+  ip -n "$b" addr add fd97::2/64 dev br0 nodad
+  ip -n "$b" link set lo up
+  ip -n "$b" link set dsxmc1 up
+  ip -n "$b" link set br0 up
+  sleep 1
+  # IGMPv3 and MLDv2 (the kernel's defaults)
+  ip netns exec "$a" timeout 60 python3 "$work/mcjoin.py" v3 16
+  # IGMPv2 and MLDv1, queried as such
+  ip netns exec "$a" sysctl -qw net.ipv4.conf.dsxmc0.force_igmp_version=2
+  ip netns exec "$a" sysctl -qw net.ipv6.conf.dsxmc0.force_mld_version=1
+  ip -n "$b" link set br0 type bridge mcast_igmp_version 2 mcast_mld_version 1
+  ip netns exec "$a" timeout 60 python3 "$work/mcjoin.py" v2 11
+  # IGMPv1
+  ip netns exec "$a" sysctl -qw net.ipv4.conf.dsxmc0.force_igmp_version=1
+  ip netns exec "$a" timeout 30 python3 "$work/mcjoin.py" v1 1
+  stop_captures
+  import igmp-mld "$work/igmp-mld.raw.pcap"
+  netns_down
+}
+
+for name in "${wanted[@]}"; do
+  case $name in
+  igmp-mld) igmp_mld_run ;;
+  *) echo "unknown capture: $name" >&2; exit 2 ;;
+  esac
+done
+echo "captured: ${wanted[*]}"
