@@ -85,6 +85,101 @@ import() { # name raw
   python3 scripts/corpus/import_capture.py "$2" "$1"
 }
 
+# FRR's daemons in a namespace: each under its own path space (-N, /var/run/frr/<ns>/), run as frr.
+frr_daemon() { # ns seconds daemon config [args...]
+  local ns=$1 secs=$2 daemon=$3 conf=$4; shift 4
+  mkdir -p "/var/run/frr/$ns"
+  chown frr:frr "/var/run/frr/$ns"
+  chmod 644 "$conf"
+  ip netns exec "$ns" timeout "$secs" "/usr/lib/frr/$daemon" -N "$ns" -A 127.0.0.1 -P 0 -f "$conf" "$@" \
+    >"$work/$ns-$daemon.log" 2>&1 &
+  pids+=($!)
+}
+
+rpki_rtr_run() {
+  netns_up
+  # A small RPKI-to-router cache (RFC 8210, protocol version 1) on TCP 323 (the port tshark knows it by) in namespace b; it
+  # serves a few VRPs and a router key, then drives the router through a serial notify, an
+  # incremental update, a cache reset and a full reload, and ends with an error report.
+  cat > "$work/rtrcache.py" <<'PYEOF'
+import socket, struct, sys, time
+SESSION = 0x2A17
+def pdu(type_, field, body=b"", version=1):
+    return struct.pack(">BBHI", version, type_, field, 8 + len(body)) + body
+def v4(flags, plen, maxlen, prefix, asn):
+    return pdu(4, 0, struct.pack(">BBBB4sI", flags, plen, maxlen, 0, socket.inet_aton(prefix), asn))
+def v6(flags, plen, maxlen, prefix, asn):
+    return pdu(6, 0, struct.pack(">BBBB16sI", flags, plen, maxlen, 0, socket.inet_pton(socket.AF_INET6, prefix), asn))
+def router_key(flags, ski, asn, spki):
+    return struct.pack(">BBBBI", 1, 9, flags, 0, 8 + 20 + 4 + len(spki)) + ski + struct.pack(">I", asn) + spki
+def end_of_data(serial):
+    return pdu(7, SESSION, struct.pack(">IIII", serial, 30, 5, 600))
+SPKI = bytes.fromhex("3059301306072a8648ce3d020106082a8648ce3d03010703420004") + bytes(range(0x40, 0x80))
+FULL1 = [v4(1, 24, 24, "192.0.2.0", 65001), v4(1, 16, 24, "198.51.100.0", 65002), v4(1, 24, 24, "203.0.113.0", 0),
+         v6(1, 32, 48, "2001:db8::", 65001), v6(1, 48, 48, "2001:db8:1::", 4200000002),
+         router_key(1, bytes(range(1, 21)), 65001, SPKI)]
+def recv_pdu(conn):
+    head = b""
+    while len(head) < 8:
+        chunk = conn.recv(8 - len(head))
+        if not chunk: return None
+        head += chunk
+    length = struct.unpack(">I", head[4:8])[0]
+    body = b""
+    while len(body) < length - 8:
+        chunk = conn.recv(length - 8 - len(body))
+        if not chunk: return None
+        body += chunk
+    print("got", head.hex(), body.hex(), flush=True)
+    return head + body
+srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("10.97.0.2", 323)); srv.listen(1); srv.settimeout(40)
+conn, _ = srv.accept(); conn.settimeout(20)
+q = recv_pdu(conn)                       # Reset Query
+assert q and q[1] == 2, q
+conn.sendall(pdu(3, SESSION)); [conn.sendall(p) for p in FULL1]; conn.sendall(end_of_data(1))
+time.sleep(2)
+conn.sendall(pdu(0, SESSION, struct.pack(">I", 2)))          # Serial Notify
+q = recv_pdu(conn)                       # Serial Query, serial 1
+conn.sendall(pdu(3, SESSION) + v4(0, 24, 24, "203.0.113.0", 0) + v4(1, 22, 24, "198.18.0.0", 65003)
+             + v6(0, 48, 48, "2001:db8:1::", 4200000002) + end_of_data(2))
+time.sleep(2)
+conn.sendall(pdu(0, SESSION, struct.pack(">I", 3)))          # Serial Notify
+q = recv_pdu(conn)                       # Serial Query, serial 2
+conn.sendall(pdu(8, 0))                  # Cache Reset
+q = recv_pdu(conn)                       # Reset Query
+conn.sendall(pdu(3, SESSION)); [conn.sendall(p) for p in FULL1[:3]]; conn.sendall(end_of_data(3))
+time.sleep(2)
+# Error Report: Internal Error (1), quoting the last query, with a text
+text = b"cache shutting down for maintenance"
+conn.sendall(pdu(10, 1, struct.pack(">I", len(q)) + q + struct.pack(">I", len(text)) + text))
+time.sleep(1)
+conn.close()
+PYEOF
+  cat > "$work/a-bgpd.conf" <<CONF
+hostname rt-a
+rpki
+ rpki polling_period 30
+ rpki retry_interval 5
+ rpki cache 10.97.0.2 323 preference 1
+exit
+router bgp 65001
+ bgp router-id 10.97.0.1
+ no bgp ebgp-requires-policy
+CONF
+  start_capture rpki-rtr dsxmc0 'tcp port 323'
+  ip netns exec "$b" timeout 60 python3 "$work/rtrcache.py" >"$work/rtrcache.log" 2>&1 &
+  local cache=$!
+  sleep 1
+  frr_daemon "$a" 40 bgpd "$work/a-bgpd.conf" -M rpki
+  wait "$cache" || true
+  stop_peers
+  stop_captures
+  import rpki-rtr "$work/rpki-rtr.raw.pcap"
+  netns_down
+}
+
 igmp_mld_run() {
   netns_down
   ip netns add "$a"
@@ -189,6 +284,7 @@ PYEOF
 for name in "${wanted[@]}"; do
   case $name in
   igmp-mld) igmp_mld_run ;;
+  rpki-rtr) rpki_rtr_run ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac
 done
