@@ -180,6 +180,92 @@ CONF
   netns_down
 }
 
+# Writes the Ethernet frames a Python program prints (hex, one a line) to a pcap.
+frames_to_pcap() { # out.pcap
+  python3 -c '
+import struct, sys
+frames = [bytes.fromhex(l) for l in sys.stdin.read().split()]
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+    for i, fr in enumerate(frames):
+        f.write(struct.pack("<IIII", 1, i * 1000, len(fr), len(fr)) + fr)' "$1"
+}
+
+# Helpers the crafted captures share: checksums, IPv4/UDP frames between two routers' MACs.
+craft_common='
+import struct, socket
+def csum(data):
+    if len(data) % 2: data += b"\0"
+    total = sum(struct.unpack(">%dH" % (len(data) // 2), data))
+    while total >> 16: total = (total & 0xFFFF) + (total >> 16)
+    return ~total & 0xFFFF
+ip_id = [0x2000]
+def ipv4(src, dst, proto, payload, ttl=64, options=b"", tos=0):
+    ip_id[0] += 1
+    hl = 20 + len(options)
+    hdr = struct.pack(">BBHHHBBH4s4s", 0x40 | hl // 4, tos, hl + len(payload), ip_id[0], 0, ttl, proto, 0,
+                      socket.inet_aton(src), socket.inet_aton(dst)) + options
+    return hdr[:10] + struct.pack(">H", csum(hdr)) + hdr[12:] + payload
+def udp(src, dst, sport, dport, payload, **kw):
+    u = struct.pack(">HHHH", sport, dport, 8 + len(payload), 0) + payload
+    pseudo = socket.inet_aton(src) + socket.inet_aton(dst) + struct.pack(">BBH", 0, 17, len(u))
+    c = csum(pseudo + u) or 0xFFFF
+    return ipv4(src, dst, 17, u[:6] + struct.pack(">H", c) + u[8:], **kw)
+def eth(src_mac, dst_mac, payload, ethertype=0x0800):
+    f = bytes.fromhex(dst_mac) + bytes.fromhex(src_mac) + struct.pack(">H", ethertype) + payload
+    return f + b"\0" * max(0, 60 - len(f))
+A, B = "020000009701", "020000009702"
+'
+
+mpls_echo_run() {
+  python3 - <<PYEOF | frames_to_pcap "$work/mpls-echo.raw.pcap"
+$craft_common
+# CRAFTED MPLS LSP ping and traceroute (RFC 8029) on UDP 3503 between two LSRs (10.97.0.1 and
+# 10.97.0.2, loopbacks 192.0.2.1 and 192.0.2.9): requests go to 127.0.0.1 with the router alert
+# option, as an LSR's ping mpls / traceroute mpls sends them; the kernel here has no MPLS.
+RA = bytes.fromhex("94040000")
+def tlv(t, v):
+    pad = (-len(v)) % 4
+    return struct.pack(">HH", t, len(v)) + v + b"\0" * pad
+def echo(msg_type, reply_mode, code, subcode, handle, seq, sent, rec, tlvs, flags=0):
+    return struct.pack(">HHBBBBIIIIII", 1, flags, msg_type, reply_mode, code, subcode, handle, seq,
+                       sent[0], sent[1], rec[0], rec[1]) + tlvs
+ip4 = socket.inet_aton
+ldp_fec = tlv(1, ip4("192.0.2.9") + bytes([32]))
+rsvp_fec = tlv(3, ip4("192.0.2.9") + struct.pack(">HH", 0, 7) + ip4("192.0.2.1") + ip4("192.0.2.1") + struct.pack(">HH", 0, 2))
+gen_fec = tlv(14, ip4("198.51.100.0") + bytes([24]))
+nil_fec = tlv(16, struct.pack(">I", 0) + b"")
+def dsmap(ds_ip, int_ip, labels, mtu=1500, flags=0x02):
+    lab = b"".join(struct.pack(">I", (l << 4 | exp << 1 | bos) << 8 | proto) for l, exp, bos, proto in labels)
+    return tlv(2, struct.pack(">HBB", mtu, 1, flags) + ip4(ds_ip) + ip4(int_ip) + struct.pack(">BBH", 0, 0, 0) + lab)
+T0 = (0xEB5A1C00, 0x40000000)
+frames = []
+# ping mpls ldp 192.0.2.9/32: echo request, reply via UDP, Target FEC stack (LDP IPv4 prefix), pad
+req = echo(1, 2, 0, 0, 0x00001a2b, 1, T0, (0, 0), tlv(1, ldp_fec) + tlv(3, bytes([1]) + b"\xa5" * 11))
+frames.append(eth(A, B, udp("10.97.0.1", "127.0.0.1", 3503, 3503, req, ttl=255, options=RA)))
+# echo reply: replying router is an egress for the FEC at stack depth 1
+rep = echo(2, 2, 3, 1, 0x00001a2b, 1, T0, (0xEB5A1C00, 0x40100000), b"")
+frames.append(eth(B, A, udp("10.97.0.2", "10.97.0.1", 3503, 3503, rep)))
+# traceroute mpls rsvp-te: TTL 1, Target FEC stack (RSVP IPv4 LSP), downstream mapping (all-routers
+# address, one label), reply TOS
+req = echo(1, 2, 0, 0, 0x00001a2c, 1, (0xEB5A1C01, 0), (0, 0),
+           tlv(1, rsvp_fec) + dsmap("224.0.0.2", "127.0.0.1", [(0, 0, 1, 0)]) + tlv(10, bytes([0xC0, 0, 0, 0])), flags=0)
+frames.append(eth(A, B, udp("10.97.0.1", "127.0.0.1", 3503, 3503, req, ttl=1, options=RA)))
+# reply: label switched at stack depth 1, the next hop's downstream mapping with its label (RSVP-TE)
+rep = echo(2, 2, 8, 1, 0x00001a2c, 1, (0xEB5A1C01, 0), (0xEB5A1C01, 0x00200000),
+           dsmap("10.97.1.2", "10.97.1.1", [(16003, 0, 1, 4)], mtu=1500, flags=0))
+frames.append(eth(B, A, udp("10.97.0.2", "10.97.0.1", 3503, 3503, rep, tos=0xC0)))
+# ping to a generic IPv4 prefix with a nil FEC below it, validate FEC stack (V flag); reply: no
+# label entry at stack depth 1, with the errored TLVs
+req = echo(1, 2, 0, 0, 0x00001a2d, 2, (0xEB5A1C02, 0x80000000), (0, 0), tlv(1, gen_fec + nil_fec), flags=1)
+frames.append(eth(A, B, udp("10.97.0.1", "127.0.0.1", 3503, 3503, req, ttl=255, options=RA)))
+rep = echo(2, 2, 4, 1, 0x00001a2d, 2, (0xEB5A1C02, 0x80000000), (0xEB5A1C02, 0x80100000), tlv(9, tlv(1, gen_fec)), flags=1)
+frames.append(eth(B, A, udp("10.97.0.2", "10.97.0.1", 3503, 3503, rep)))
+for f in frames: print(f.hex())
+PYEOF
+  import mpls-echo "$work/mpls-echo.raw.pcap"
+}
+
 igmp_mld_run() {
   netns_down
   ip netns add "$a"
@@ -285,6 +371,7 @@ for name in "${wanted[@]}"; do
   case $name in
   igmp-mld) igmp_mld_run ;;
   rpki-rtr) rpki_rtr_run ;;
+  mpls-echo) mpls_echo_run ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac
 done
