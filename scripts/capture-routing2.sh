@@ -266,6 +266,65 @@ PYEOF
   import mpls-echo "$work/mpls-echo.raw.pcap"
 }
 
+lisp_run() {
+  python3 - <<PYEOF | frames_to_pcap "$work/lisp.raw.pcap"
+$craft_common
+# CRAFTED LISP (RFC 9300 data plane on UDP 4341, RFC 9301 control plane on UDP 4342) between an
+# xTR (RLOC 10.97.0.1, EID prefix 192.168.1.0/24) and a map server/resolver (10.97.0.2), and a
+# second xTR's RLOC 10.97.0.3 (EID prefix 192.168.2.0/24); no LISP implementation is packaged here.
+ip4 = socket.inet_aton
+def afi4(a): return struct.pack(">H", 1) + ip4(a)
+def afi6(a): return struct.pack(">H", 2) + socket.inet_pton(socket.AF_INET6, a)
+def locator(addr, priority=1, weight=100, flags=0x0005):
+    return struct.pack(">BBBBH", priority, weight, 255, 0, flags) + (afi4(addr) if ":" not in addr else afi6(addr))
+def record(ttl, prefix, masklen, locs, act=0, auth=1, version=0):
+    return struct.pack(">IBBHH", ttl, len(locs), masklen, (act << 13) | (auth << 12), version) + afi4(prefix) + b"".join(locs)
+NONCE = 0x5A3C9E1F00D2B461
+# Map-Request (1) from the xTR for 192.168.2.5: SMR-invoked off, one ITR-RLOC (IRC 0), one record
+def map_request(nonce, probe=False, smr=False):
+    b0 = (1 << 4) | (0x02 if probe else 0) | (0x01 if smr else 0)
+    return (struct.pack(">BBBB", b0, 0, 0, 1) + struct.pack(">Q", nonce) + afi4("192.168.1.1")
+            + afi4("10.97.0.1") + struct.pack(">BB", 0, 32) + afi4("192.168.2.5"))
+frames = []
+mreq = map_request(NONCE)
+# Encapsulated Control Message (8) carrying the Map-Request to the map resolver: inner IPv4/UDP 4342
+ecm = struct.pack(">BBBB", 8 << 4, 0, 0, 0) + udp("192.168.1.1", "192.168.2.5", 4342, 4342, mreq)
+frames.append(eth(A, B, udp("10.97.0.1", "10.97.0.2", 4342, 4342, ecm)))
+# Map-Reply (2) from the authoritative xTR: one record, two locators (IPv4 and IPv6)
+mrep = struct.pack(">BBBB", 2 << 4, 0, 0, 1) + struct.pack(">Q", NONCE) + record(1440, "192.168.2.0", 24,
+        [locator("10.97.0.3", 1, 50, 0x0005), locator("fd97::3", 2, 50, 0x0001)], version=7)
+frames.append(eth(B, A, udp("10.97.0.3", "10.97.0.1", 4342, 4342, mrep)))
+# Map-Register (3) from the xTR to the map server: proxy map-reply and want-map-notify set, key 1
+# (HMAC-SHA-1-96), the authentication data, one record with one locator
+auth = bytes.fromhex("8d9e11a2c3540fb6e7d80c21")
+mreg = (struct.pack(">BBBB", (3 << 4) | 0x08, 0, 0x01, 1) + struct.pack(">Q", 0x1122334455667788)
+        + struct.pack(">HH", 1, len(auth)) + auth + record(1440, "192.168.1.0", 24, [locator("10.97.0.1")]))
+frames.append(eth(A, B, udp("10.97.0.1", "10.97.0.2", 4342, 4342, mreg)))
+# Map-Notify (4) acknowledging it
+mnot = (struct.pack(">BBBB", 4 << 4, 0, 0, 1) + struct.pack(">Q", 0x1122334455667788)
+        + struct.pack(">HH", 1, len(auth)) + auth + record(1440, "192.168.1.0", 24, [locator("10.97.0.1")]))
+frames.append(eth(B, A, udp("10.97.0.2", "10.97.0.1", 4342, 4342, mnot)))
+# An RLOC-probe Map-Request straight to the other xTR (P set)
+frames.append(eth(A, B, udp("10.97.0.1", "10.97.0.3", 4342, 4342, map_request(0x0102030405060708, probe=True))))
+# Negative Map-Reply: no locators, action 1 (natively forward), TTL 15 minutes
+nrep = struct.pack(">BBBB", 2 << 4, 0, 0, 1) + struct.pack(">Q", 0x0102030405060708) + record(15, "192.168.3.0", 24, [], act=1, auth=0)
+frames.append(eth(B, A, udp("10.97.0.2", "10.97.0.1", 4342, 4342, nrep)))
+# Data: an ICMP echo from EID 192.168.1.1 to 192.168.2.5 encapsulated between the RLOCs, N and I
+# flags (nonce, instance ID 5000), then the reply with E-bit and locator status bits
+icmp = bytes.fromhex("0800") + b"\0\0" + struct.pack(">HH", 0x4c1a, 1) + b"lisp-ping"
+icmp = icmp[:2] + struct.pack(">H", csum(icmp)) + icmp[4:]
+inner = ipv4("192.168.1.1", "192.168.2.5", 1, icmp)
+data = struct.pack(">B", 0x88) + (0x3A5B7C).to_bytes(3, "big") + struct.pack(">I", (5000 << 8) | 0x01) + inner
+frames.append(eth(A, B, udp("10.97.0.1", "10.97.0.3", 61234, 4341, data)))
+reply = bytes.fromhex("0000") + b"\0\0" + struct.pack(">HH", 0x4c1a, 1) + b"lisp-ping"
+reply = reply[:2] + struct.pack(">H", csum(reply)) + reply[4:]
+data = struct.pack(">B", 0xE0) + (0x3A5B7C).to_bytes(3, "big") + struct.pack(">I", 0x00000003) + ipv4("192.168.2.5", "192.168.1.1", 1, reply)
+frames.append(eth(B, A, udp("10.97.0.3", "10.97.0.1", 61235, 4341, data)))
+for f in frames: print(f.hex())
+PYEOF
+  import lisp "$work/lisp.raw.pcap"
+}
+
 igmp_mld_run() {
   netns_down
   ip netns add "$a"
@@ -372,6 +431,7 @@ for name in "${wanted[@]}"; do
   igmp-mld) igmp_mld_run ;;
   rpki-rtr) rpki_rtr_run ;;
   mpls-echo) mpls_echo_run ;;
+  lisp) lisp_run ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac
 done
