@@ -325,6 +325,65 @@ PYEOF
   import lisp "$work/lisp.raw.pcap"
 }
 
+rsvp_run() {
+  python3 - <<PYEOF | frames_to_pcap "$work/rsvp.raw.pcap"
+$craft_common
+# CRAFTED RSVP-TE (RFC 2205, RFC 3209; IP protocol 46) for an LSP tunnel from 192.0.2.1 (head end,
+# 10.97.0.1) to 192.0.2.9 (tail end, next hop 10.97.0.2): Path, Resv, PathErr, ResvConf, PathTear
+# and ResvTear with their objects, as a Juniper or Cisco router signals them; no RSVP-TE daemon is
+# packaged here and the kernel has no MPLS.
+ip4 = socket.inet_aton
+def obj(cls, ctype, body):
+    return struct.pack(">HBB", 4 + len(body), cls, ctype) + body
+def msg(mtype, objects, ttl=63):
+    body = b"".join(objects)
+    hdr = struct.pack(">BBHBBH", 0x10, mtype, 0, ttl, 0, 8 + len(body))
+    m = hdr + body
+    return m[:2] + struct.pack(">H", csum(m)) + m[4:]
+session = obj(1, 7, ip4("192.0.2.9") + struct.pack(">HH", 0, 7) + ip4("192.0.2.1"))
+hop_a = obj(3, 1, ip4("10.97.0.1") + struct.pack(">I", 3))
+hop_b = obj(3, 1, ip4("10.97.0.2") + struct.pack(">I", 5))
+time_values = obj(5, 1, struct.pack(">I", 30000))
+label_request = obj(19, 1, struct.pack(">HH", 0, 0x0800))
+name = b"dsx-lsp-1"
+name += b"\0" * ((-len(name) - 4) % 4)
+session_attr = obj(207, 7, struct.pack(">BBBB", 7, 7, 0x04, 9) + name)
+sender = obj(11, 7, ip4("192.0.2.1") + struct.pack(">HH", 0, 2))
+def intserv_tspec(rate, bucket, peak, m, M):
+    return struct.pack(">HH", 0, 7) + struct.pack(">BBH", 1, 0, 6) + struct.pack(">BBH", 127, 0, 5) + struct.pack(">fffII", rate, bucket, peak, m, M)
+tspec = obj(12, 2, intserv_tspec(1250000.0, 1000.0, float("inf"), 20, 1500))
+def subobj_ipv4(addr, plen=32, loose=False):
+    return struct.pack(">BB", (0x80 if loose else 0) | 1, 8) + ip4(addr) + struct.pack(">BB", plen, 0)
+ero = obj(20, 1, subobj_ipv4("10.97.0.2") + subobj_ipv4("10.97.1.2") + subobj_ipv4("192.0.2.9", loose=True))
+style = obj(8, 1, struct.pack(">I", 0x12))          # shared explicit
+flowspec = obj(9, 2, struct.pack(">HH", 0, 7) + struct.pack(">BBH", 5, 0, 6) + struct.pack(">BBH", 127, 0, 5) + struct.pack(">fffII", 1250000.0, 1000.0, float("inf"), 20, 1500))
+filter_spec = obj(10, 7, ip4("192.0.2.1") + struct.pack(">HH", 0, 2))
+label = obj(16, 1, struct.pack(">I", 299776))
+def rro_ipv4(addr, flags=0):
+    return struct.pack(">BB", 1, 8) + ip4(addr) + struct.pack(">BB", 32, flags)
+def rro_label(l, flags=1):
+    return struct.pack(">BBBB", 3, 8, flags, 1) + struct.pack(">I", l)
+rro = obj(21, 1, rro_ipv4("10.97.0.2") + rro_label(299776) + rro_ipv4("10.97.1.2") + rro_label(3))
+error_spec = obj(6, 1, ip4("10.97.0.2") + struct.pack(">BBH", 0, 24, 5))     # routing problem: no route to destination
+resv_confirm = obj(15, 1, ip4("10.97.0.1"))
+frames = []
+path = msg(1, [session, hop_a, time_values, label_request, session_attr, sender, tspec, ero])
+frames.append(eth(A, B, ipv4("10.97.0.1", "192.0.2.9", 46, path, ttl=63, options=bytes.fromhex("94040000"))))
+resv = msg(2, [session, hop_b, time_values, resv_confirm, style, flowspec, filter_spec, label, rro])
+frames.append(eth(B, A, ipv4("10.97.0.2", "10.97.0.1", 46, resv)))
+conf = msg(7, [session, error_spec[:0] + obj(6, 1, ip4("10.97.0.1") + struct.pack(">BBH", 0, 0, 0)), resv_confirm, style, flowspec, filter_spec])
+frames.append(eth(A, B, ipv4("10.97.0.1", "10.97.0.2", 46, conf)))
+perr = msg(3, [session, error_spec, sender, tspec])
+frames.append(eth(B, A, ipv4("10.97.0.2", "10.97.0.1", 46, perr)))
+ptear = msg(5, [session, hop_a, sender, tspec])
+frames.append(eth(A, B, ipv4("10.97.0.1", "192.0.2.9", 46, ptear, options=bytes.fromhex("94040000"))))
+rtear = msg(6, [session, hop_b, style, filter_spec])
+frames.append(eth(B, A, ipv4("10.97.0.2", "10.97.0.1", 46, rtear)))
+for f in frames: print(f.hex())
+PYEOF
+  import rsvp "$work/rsvp.raw.pcap"
+}
+
 igmp_mld_run() {
   netns_down
   ip netns add "$a"
@@ -432,6 +491,7 @@ for name in "${wanted[@]}"; do
   rpki-rtr) rpki_rtr_run ;;
   mpls-echo) mpls_echo_run ;;
   lisp) lisp_run ;;
+  rsvp) rsvp_run ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac
 done
