@@ -5,7 +5,7 @@
 # 10.97.0.2, fd97::1 and fd97::2; nothing leaves them, every program is bounded in time), and
 # records tshark's dissection of the same bytes as the oracle the tests compare with.
 #
-#   scripts/capture-routing2.sh [igmp-mld] [rpki-rtr] [mpls-echo] [rsvp] [lisp]
+#   scripts/capture-routing2.sh [igmp-mld] [rpki-rtr] [mpls-echo] [lisp] [rsvp]
 #                               (as root; needs tcpdump, tshark, python3, Debian's frr and
 #                                frr-rpki-rtrlib for rpki-rtr)
 #
@@ -19,6 +19,25 @@
 #                   the kernel sends (IS_IN, IS_EX, TO_IN, TO_EX, ALLOW, BLOCK; sources), then
 #                   with force_igmp_version=2/force_mld_version=1 IGMPv2 reports and leave, MLDv1
 #                   report and done, and with force_igmp_version=1 an IGMPv1 report.
+#   rpki-rtr.pcap   FRR's bgpd with its RPKI module (rtrlib, Debian's frr-rpki-rtrlib) in namespace a
+#                   against a small RPKI-to-router cache written here per RFC 8210 (protocol
+#                   version 1) on TCP 323 in namespace b: reset query, cache response, IPv4 and IPv6
+#                   prefixes, a router key, end of data with its timers, serial notify and serial
+#                   query with an incremental update (announcements and withdrawals), cache reset,
+#                   a second full load, and an error report quoting a PDU, with its text. The
+#                   router's side is bgpd's own; the cache's PDUs are the script's.
+#   mpls-echo.pcap  CRAFTED (the kernel here has no MPLS and no LSP ping runs on Linux): LSP ping and
+#                   traceroute requests and replies (RFC 8029) with LDP, RSVP, generic and nil FECs,
+#                   downstream mappings, pad, reply TOS and errored TLVs.
+#   lisp.pcap       CRAFTED (no LISP implementation is packaged): Map-Request in an Encapsulated
+#                   Control Message, Map-Reply with IPv4 and IPv6 locators, Map-Register and
+#                   Map-Notify with HMAC authentication data, an RLOC probe, a negative Map-Reply,
+#                   and data-plane packets (nonce, instance ID, locator status bits) carrying ICMP.
+#   rsvp.pcap       CRAFTED (no RSVP-TE daemon is packaged; the kernel has no MPLS): RSVP-TE Path,
+#                   Resv, ResvConf, PathErr, PathTear and ResvTear for an LSP tunnel, with their
+#                   objects (SESSION, RSVP_HOP, TIME_VALUES, LABEL_REQUEST, SESSION_ATTRIBUTE,
+#                   SENDER_TEMPLATE, SENDER_TSPEC, EXPLICIT_ROUTE, STYLE, FLOWSPEC, FILTER_SPEC,
+#                   LABEL, RECORD_ROUTE, RESV_CONFIRM, ERROR_SPEC).
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/import_capture.py), with its oracle Corpus/oracle/<name>.json and
@@ -28,7 +47,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(igmp-mld rpki-rtr mpls-echo rsvp lisp)
+[ ${#wanted[@]} -gt 0 ] || wanted=(igmp-mld rpki-rtr mpls-echo lisp rsvp)
 a=dsx-r2-a
 b=dsx-r2-b
 
