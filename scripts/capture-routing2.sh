@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Captures the routing and control protocols left after the fifth round: multicast group
 # membership from the kernel (IGMPv1/v2/v3 and MLDv1/v2), RPKI-RTR from FRR's bgpd, and crafted
-# MPLS LSP ping, RSVP and LISP; network namespaces joined by a veth pair (10.97.0.1 and
+# MPLS LSP ping, RSVP, LISP and AFS Rx; network namespaces joined by a veth pair (10.97.0.1 and
 # 10.97.0.2, fd97::1 and fd97::2; nothing leaves them, every program is bounded in time), and
 # records tshark's dissection of the same bytes as the oracle the tests compare with.
 #
-#   scripts/capture-routing2.sh [igmp-mld] [rpki-rtr] [mpls-echo] [lisp] [rsvp]
+#   scripts/capture-routing2.sh [igmp-mld] [rpki-rtr] [mpls-echo] [lisp] [rsvp] [rx]
 #                               (as root; needs tcpdump, tshark, python3, Debian's frr and
 #                                frr-rpki-rtrlib for rpki-rtr)
 #
@@ -38,6 +38,10 @@
 #                   objects (SESSION, RSVP_HOP, TIME_VALUES, LABEL_REQUEST, SESSION_ATTRIBUTE,
 #                   SENDER_TEMPLATE, SENDER_TSPEC, EXPLICIT_ROUTE, STYLE, FLOWSPEC, FILTER_SPEC,
 #                   LABEL, RECORD_ROUTE, RESV_CONFIRM, ERROR_SPEC).
+#   rx.pcap         CRAFTED (no AFS cell runs here; OpenAFS's servers need a cell and its keys): AFS Rx
+#                   between a client and the volume location (7003) and file (7000) servers: data
+#                   packets starting VL_GetEntryByNameU and FetchStatus calls, an ack with its
+#                   trailer, rxkad's challenge and response, busy, aborts, ack-all.
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/import_capture.py), with its oracle Corpus/oracle/<name>.json and
@@ -47,7 +51,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(igmp-mld rpki-rtr mpls-echo lisp rsvp)
+[ ${#wanted[@]} -gt 0 ] || wanted=(igmp-mld rpki-rtr mpls-echo lisp rsvp rx)
 a=dsx-r2-a
 b=dsx-r2-b
 
@@ -403,6 +407,44 @@ PYEOF
   import rsvp "$work/rsvp.raw.pcap"
 }
 
+rx_run() {
+  python3 - <<PYEOF | frames_to_pcap "$work/rx.raw.pcap"
+$craft_common
+# CRAFTED AFS Rx (UDP 7000-7009) between an AFS client (10.97.0.1, port 7001, its cache manager's
+# callback port) and servers on 10.97.0.2: a volume location lookup (vlserver, 7003) and a file
+# server status fetch (7000) with Rx's data, ack, challenge and response (rxkad), busy, ack-all and
+# abort packets, as OpenAFS's client sends them; no AFS cell runs here.
+EPOCH = 0x65A1B2C3
+def rx(cid, call, seq, serial, ptype, flags, payload=b"", userstatus=0, security=0, service=0, spare=0):
+    return struct.pack(">IIIIIBBBBHH", EPOCH, cid, call, seq, serial, ptype, flags, userstatus, security, spare, service) + payload
+def ack(bufferspace, maxskew, first, prev, serial, reason, acks, trailer=True):
+    p = struct.pack(">HHIIIBB", bufferspace, maxskew, first, prev, serial, reason, len(acks)) + bytes(acks)
+    if trailer:
+        p += b"\0" * 3 + struct.pack(">IIII", 1444, 1444, 32, 4)
+    return p
+CID = 0x9A3C0000
+frames = []
+def c2s(port, data): frames.append(eth(A, B, udp("10.97.0.1", "10.97.0.2", 7001, port, data)))
+def s2c(port, data): frames.append(eth(B, A, udp("10.97.0.2", "10.97.0.1", port, 7001, data)))
+# vlserver: VL_GetEntryByNameN (opcode 527) for volume "root.cell", one data packet each way
+name = b"root.cell"
+req = struct.pack(">I", 527) + struct.pack(">I", len(name)) + name + b"\0" * ((-len(name)) % 4)
+c2s(7003, rx(CID, 1, 1, 1, 1, 0x05, req, service=52))                         # client-initiated, last packet
+s2c(7003, rx(CID, 1, 0, 1, 4, 0x00, struct.pack(">i", 363524), service=52))   # abort: VL_NOENT
+c2s(7003, rx(CID, 1, 0, 2, 2, 0x01, ack(32, 0, 2, 1, 1, 1, [1]), service=52))  # ack: requested, one ACK
+# fileserver with rxkad: the server challenges, the client responds
+c2s(7000, rx(CID + 4, 1, 1, 1, 1, 0x05, struct.pack(">IIII", 132, 536870919, 1, 1), security=2, service=1))  # FetchStatus
+s2c(7000, rx(CID + 4, 0, 0, 1, 6, 0x00, struct.pack(">IIII", 2, 0x1F2E3D4C, 0, 0), security=2, service=1))
+resp = struct.pack(">II", 2, 0) + bytes(range(0x10, 0x38)) + struct.pack(">II", 5, 16) + bytes(range(0xA0, 0xB0))
+c2s(7000, rx(CID + 4, 0, 0, 2, 7, 0x01, resp, security=2, service=1))
+s2c(7000, rx(CID + 4, 1, 0, 2, 3, 0x00, b"", security=2, service=1))          # busy
+s2c(7000, rx(CID + 4, 1, 0, 3, 4, 0x00, struct.pack(">i", -1), security=2, service=1))   # abort: RX_CALL_DEAD
+c2s(7000, rx(CID + 4, 1, 0, 3, 5, 0x01, b"", security=2, service=1))          # ack all
+for f in frames: print(f.hex())
+PYEOF
+  import rx "$work/rx.raw.pcap"
+}
+
 igmp_mld_run() {
   netns_down
   ip netns add "$a"
@@ -511,6 +553,7 @@ for name in "${wanted[@]}"; do
   mpls-echo) mpls_echo_run ;;
   lisp) lisp_run ;;
   rsvp) rsvp_run ;;
+  rx) rx_run ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac
 done

@@ -11,6 +11,9 @@ extension BundledSchemaOracleTests {
     /// rsvp.pcap (crafted: RSVP-TE Path, Resv, ResvConf, PathErr, PathTear and ResvTear with their
     /// objects). tshark also names each object's C-Type by its class (rsvp.ctype.session, ...) and
     /// the extended tunnel ID twice: one field here, the other name not mapped.
+    /// rx.pcap (crafted: AFS Rx data packets starting VLDB and file server calls, acks with their
+    /// trailer, rxkad challenge and response, busy, abort, ack-all). rx.challenge is not mapped:
+    /// tshark's spans 12 of a version 2 challenge's 16 bytes.
     /// rpki-rtr.reserved is not mapped: tshark shows a router key's one zero byte as two bytes
     /// reaching into the length; lisp.mapping is not mapped: tshark's spans the record's header
     /// only, not its locators.
@@ -242,5 +245,51 @@ extension BundledSchemaOracleTests {
         map("rsvp.label", "rsvp.objects[*]", as: .position),
         map("rsvp.record_route", "rsvp.objects[*]", as: .position),
         map("rsvp.error", "rsvp.objects[*]", as: .position),
+        // AFS Rx
+        map("rx.epoch", "rx.epoch", "rx.body.encrypted.epoch", as: .position),
+        map("rx.cid", "rx.cid", "rx.body.encrypted.cid"),
+        map("rx.callnumber", "rx.callnumber", "rx.body.encrypted.callnumber[*]"),
+        map("rx.seq", "rx.seq"),
+        map("rx.serial", "rx.serial", "rx.body.serial"),
+        map("rx.type", "rx.type"),
+        map("rx.flags", "rx.flags", as: .position),
+        map("rx.flags.free_packet", "rx.flags.free_packet"),
+        map("rx.flags.more_packets", "rx.flags.more_packets"),
+        map("rx.flags.last_packet", "rx.flags.last_packet"),
+        map("rx.flags.request_ack", "rx.flags.request_ack"),
+        map("rx.flags.client_init", "rx.flags.client_init"),
+        map("rx.userstatus", "rx.userstatus"),
+        map("rx.securityindex", "rx.securityindex", "rx.body.encrypted.securityindex"),
+        map("rx.spare", "rx.spare"),
+        map("rx.serviceid", "rx.serviceid"),
+        map("afs.vldb.opcode", "afs.vldb_opcode"),
+        map("afs.vldb.name", "afs.name", as: .position),
+        map("rx.abort_code", "rx.body.abort_code"),
+        map("rx.bufferspace", "rx.body.bufferspace"),
+        map("rx.maxskew", "rx.body.maxskew"),
+        map("rx.first", "rx.body.first"),
+        map("rx.prev", "rx.body.prev"),
+        map("rx.reason", "rx.body.reason"),
+        map("rx.num_acks", "rx.body.num_acks"),
+        map("rx.ack_type", "rx.body.ack_type[*]"),
+        map("rx.max_mtu", "rx.body.max_mtu"),
+        map("rx.if_mtu", "rx.body.if_mtu"),
+        map("rx.rwind", "rx.body.rwind"),
+        map("rx.max_packets", "rx.body.max_packets"),
+        map("afs.fs.opcode", "afs.fs_opcode"),
+        map("afs.fs.fid.volume", "afs.fid.volume"),
+        map("afs.fs.fid.vnode", "afs.fid.vnode"),
+        map("afs.fs.fid.uniq", "afs.fid.uniq"),
+        map("rx.version", "rx.body.version"),
+        map("rx.nonce", "rx.body.nonce"),
+        map("rx.min_level", "rx.body.min_level"),
+        map("rx.encrypted", "rx.body.encrypted", as: .position),
+        map("rx.inc_nonce", "rx.body.encrypted.inc_nonce"),
+        map("rx.level", "rx.body.encrypted.level"),
+        map("rx.kvno", "rx.body.kvno"),
+        map("rx.ticket_len", "rx.body.ticket_len"),
+        map("rx.ticket", "rx.body.ticket", as: .position),
+        map("rx.ack", "rx.body", as: .position), map("rx.abort", "rx.body", as: .position),
+        map("rx.response", "rx.body", as: .position),
     ]
 }
