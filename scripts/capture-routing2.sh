@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Captures the routing and control protocols left after the fifth round: multicast group
 # membership from the kernel (IGMPv1/v2/v3 and MLDv1/v2), RPKI-RTR from FRR's bgpd, and crafted
-# MPLS LSP ping, RSVP, LISP and AFS Rx; network namespaces joined by a veth pair (10.97.0.1 and
+# MPLS LSP ping, RSVP, LISP, AFS Rx and IPX; network namespaces joined by a veth pair (10.97.0.1 and
 # 10.97.0.2, fd97::1 and fd97::2; nothing leaves them, every program is bounded in time), and
 # records tshark's dissection of the same bytes as the oracle the tests compare with.
 #
-#   scripts/capture-routing2.sh [igmp-mld] [rpki-rtr] [mpls-echo] [lisp] [rsvp] [rx]
+#   scripts/capture-routing2.sh [igmp-mld] [rpki-rtr] [mpls-echo] [lisp] [rsvp] [rx] [ipx]
 #                               (as root; needs tcpdump, tshark, python3, Debian's frr and
 #                                frr-rpki-rtrlib for rpki-rtr)
 #
@@ -42,6 +42,9 @@
 #                   between a client and the volume location (7003) and file (7000) servers: data
 #                   packets starting VL_GetEntryByNameU and FetchStatus calls, an ack with its
 #                   trailer, rxkad's challenge and response, busy, aborts, ack-all.
+#   ipx.pcap        CRAFTED (the kernel has dropped IPX): IPX over Ethernet II and 802.2 LLC between a
+#                   NetWare server and a client: RIP request and response, SAP nearest-server query
+#                   and response, an SPX connection (request, acks, data with end of message).
 #
 # Each capture is copied frame by frame into Corpus/captures/<name>.pcap with fixed timestamps
 # (scripts/corpus/import_capture.py), with its oracle Corpus/oracle/<name>.json and
@@ -51,7 +54,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(igmp-mld rpki-rtr mpls-echo lisp rsvp rx)
+[ ${#wanted[@]} -gt 0 ] || wanted=(igmp-mld rpki-rtr mpls-echo lisp rsvp rx ipx)
 a=dsx-r2-a
 b=dsx-r2-b
 
@@ -445,6 +448,50 @@ PYEOF
   import rx "$work/rx.raw.pcap"
 }
 
+ipx_run() {
+  python3 - <<PYEOF | frames_to_pcap "$work/ipx.raw.pcap"
+$craft_common
+# CRAFTED IPX (Ethernet II type 0x8137, and one over 802.2 LLC, DSAP 0xE0) as a NetWare server
+# (network 0x0000CAFE, node 02:00:00:00:97:02) and a client (02:00:00:00:97:01) exchange it: RIP
+# request and response (socket 0x0453), SAP nearest-server query and response (0x0452), and an
+# SPX connection (connection request, its acknowledgement, data, end of message); the kernel has
+# no IPX any more.
+NET = 0x0000CAFE
+client, server = bytes.fromhex(A), bytes.fromhex(B)
+bcast = b"\xff" * 6
+def ipx(ptype, dnet, dnode, dsock, snet, snode, ssock, payload, hops=0):
+    return struct.pack(">HHBBI6sHI6sH", 0xFFFF, 30 + len(payload), hops, ptype, dnet, dnode, dsock, snet, snode, ssock) + payload
+def frame_ii(src, dst, p):
+    f = dst + src + struct.pack(">H", 0x8137) + p
+    return f + b"\0" * max(0, 60 - len(f))
+def frame_llc(src, dst, p):
+    body = b"\xe0\xe0\x03" + p
+    f = dst + src + struct.pack(">H", len(body)) + body
+    return f + b"\0" * max(0, 60 - len(f))
+frames = []
+# RIP: the client asks for all networks; the server answers with two routes
+frames.append(frame_ii(client, bcast, ipx(1, 0, bcast, 0x0453, 0, client, 0x0453, struct.pack(">HIHH", 1, 0xFFFFFFFF, 0xFFFF, 0xFFFF))))
+frames.append(frame_ii(server, client, ipx(1, NET, client, 0x0453, NET, server, 0x0453,
+    struct.pack(">H", 2) + struct.pack(">IHH", NET, 1, 1) + struct.pack(">IHH", 0x0000BEEF, 2, 7))))
+# SAP: nearest file server query; the server's response (type 4, name, address, hops)
+frames.append(frame_ii(client, bcast, ipx(4, 0, bcast, 0x0452, 0, client, 0x4001, struct.pack(">HH", 3, 0x0004))))
+name = b"DSX-FS1".ljust(48, b"\0")
+frames.append(frame_ii(server, client, ipx(4, NET, client, 0x4001, NET, server, 0x0452,
+    struct.pack(">HH", 4, 0x0004) + name + struct.pack(">I6sHH", NET, server, 0x0451, 1))))
+# SPX: connection request (system packet, send ack), its ack, data with end of message, ack
+def spx(ctl, dtype, src, dst, seq, ack, alloc, data=b""):
+    return struct.pack(">BBHHHHH", ctl, dtype, src, dst, seq, ack, alloc) + data
+frames.append(frame_ii(client, server, ipx(5, NET, server, 0x5000, NET, client, 0x4002, spx(0xC0, 0, 0x1234, 0xFFFF, 0, 0, 3))))
+frames.append(frame_ii(server, client, ipx(5, NET, client, 0x4002, NET, server, 0x5000, spx(0x80, 0, 0x5678, 0x1234, 0, 0, 3))))
+frames.append(frame_ii(client, server, ipx(5, NET, server, 0x5000, NET, client, 0x4002, spx(0x50, 0, 0x1234, 0x5678, 0, 0, 3, b"hello over spx"))))
+frames.append(frame_ii(server, client, ipx(5, NET, client, 0x4002, NET, server, 0x5000, spx(0x80, 0, 0x5678, 0x1234, 0, 1, 4))))
+# The same RIP request over 802.2 LLC
+frames.append(frame_llc(client, bcast, ipx(1, 0, bcast, 0x0453, 0, client, 0x0453, struct.pack(">HIHH", 1, 0xFFFFFFFF, 0xFFFF, 0xFFFF))))
+for f in frames: print(f.hex())
+PYEOF
+  import ipx "$work/ipx.raw.pcap"
+}
+
 igmp_mld_run() {
   netns_down
   ip netns add "$a"
@@ -554,6 +601,7 @@ for name in "${wanted[@]}"; do
   lisp) lisp_run ;;
   rsvp) rsvp_run ;;
   rx) rx_run ;;
+  ipx) ipx_run ;;
   *) echo "unknown capture: $name" >&2; exit 2 ;;
   esac
 done

@@ -14,6 +14,9 @@ extension BundledSchemaOracleTests {
     /// rx.pcap (crafted: AFS Rx data packets starting VLDB and file server calls, acks with their
     /// trailer, rxkad challenge and response, busy, abort, ack-all). rx.challenge is not mapped:
     /// tshark's spans 12 of a version 2 challenge's 16 bytes.
+    /// ipx.pcap (crafted: IPX over Ethernet II and LLC with RIP, SAP and SPX). tshark's either-side
+    /// names (ipx.net, ipx.node, ipx.socket), its generated request/response booleans and spx.ctl
+    /// (the flags' upper nibble as a number) are not mapped.
     /// rpki-rtr.reserved is not mapped: tshark shows a router key's one zero byte as two bytes
     /// reaching into the length; lisp.mapping is not mapped: tshark's spans the record's header
     /// only, not its locators.
@@ -291,5 +294,38 @@ extension BundledSchemaOracleTests {
         map("rx.ticket", "rx.body.ticket", as: .position),
         map("rx.ack", "rx.body", as: .position), map("rx.abort", "rx.body", as: .position),
         map("rx.response", "rx.body", as: .position),
+        // IPX, IPX RIP, SAP, SPX
+        map("ipx.checksum", "ipx.checksum"),
+        map("ipx.len", "ipx.len"),
+        map("ipx.hops", "ipx.hops"),
+        map("ipx.packet_type", "ipx.packet_type"),
+        map("ipx.dst.net", "ipx.dst_net", as: .text),
+        map("ipx.dst.node", "ipx.dst_node", as: .text),
+        map("ipx.dst.socket", "ipx.dst_socket"),
+        map("ipx.src.net", "ipx.src_net", as: .text),
+        map("ipx.src.node", "ipx.src_node", as: .text),
+        map("ipx.src.socket", "ipx.src_socket"),
+        map("ipxrip.packet_type", "ipxrip.packet_type"),
+        map("ipxrip.route_vector", "ipxrip.routes[*].route_vector", as: .text),
+        map("ipxrip.hops", "ipxrip.routes[*].hops"),
+        map("ipxrip.ticks", "ipxrip.routes[*].ticks"),
+        map("ipxsap.packet_type", "ipxsap.packet_type"),
+        map("ipxsap.server.type", "ipxsap.server_type", "ipxsap.servers[*].type"),
+        map("ipxsap.server", "ipxsap.servers[*]", as: .position),
+        map("ipxsap.server.name", "ipxsap.servers[*].name", as: .text),
+        map("ipxsap.server.network", "ipxsap.servers[*].network", as: .text),
+        map("ipxsap.server.node", "ipxsap.servers[*].node", as: .text),
+        map("ipxsap.server.socket", "ipxsap.servers[*].socket"),
+        map("ipxsap.server.intermediate_networks", "ipxsap.servers[*].intermediate_networks"),
+        map("spx.ctl.sys", "spx.ctl.sys"),
+        map("spx.ctl.send_ack", "spx.ctl.send_ack"),
+        map("spx.ctl.attn", "spx.ctl.attn"),
+        map("spx.ctl.eom", "spx.ctl.eom"),
+        map("spx.type", "spx.type"),
+        map("spx.src", "spx.src"),
+        map("spx.dst", "spx.dst"),
+        map("spx.seq", "spx.seq"),
+        map("spx.ack", "spx.ack"),
+        map("spx.alloc", "spx.alloc"),
     ]
 }
