@@ -39,7 +39,7 @@ import Testing
         + windowsMappings + rpcMappings + fixesMappings + directoryMappings + voiceMappings + remoteAccessMappings
         + messagingMappings + telemetryMappings + rdpAndNFSMappings + vpnMappings + transportVariantMappings
         + routingControlMappings + timeDataCentreMappings + switchingMappings + igpMappings
-        + wlanMappings + linkTypeMappings
+        + wlanMappings + linkTypeMappings + routingExtraMappings
 
     /// One occurrence of a tshark field: raw hex, offset, length, bitmask, and its shown value.
     struct OracleField {

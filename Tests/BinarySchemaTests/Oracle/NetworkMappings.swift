@@ -36,7 +36,7 @@ extension BundledSchemaOracleTests {
         map("geneve.option.unknown.data", "geneve.options[*].data", as: .position),
         // igmp.pcap
         map("igmp.type", "igmp.type"), map("igmp.reserved", "igmp.reserved", "igmp.report_reserved", as: .position),
-        map("igmp.max_resp", "igmp.max_resp"), map("igmp.checksum", "igmp.checksum"),
+        map("igmp.max_resp", "igmp.max_resp", "igmp.max_resp_fp", as: .text), map("igmp.checksum", "igmp.checksum"),
         map("igmp.maddr", "igmp.maddr", "igmp.records[*].maddr", as: .text),
         map("igmp.s", "igmp.s"), map("igmp.qrv", "igmp.qrv"), map("igmp.qqic", "igmp.qqic"),
         map("igmp.num_src", "igmp.num_src", "igmp.records[*].num_src"),
