@@ -43,8 +43,9 @@ func temporaryFile(_ suffix: String) -> URL {
     }()
 
     /// The link type libpcap reports where it differs from the file's header: LINKTYPE_RAW (101)
-    /// in the file is DLT_RAW (12) on Linux.
-    static let reportedLinkTypes: [String: Int] = ["raw.pcap": 12]
+    /// in the file is DLT_RAW (12) on Linux, LINKTYPE_ATM_RFC1483 (100) DLT_ATM_RFC1483 (11),
+    /// LINKTYPE_ATM_CLIP (106) DLT_ATM_CLIP (19).
+    static let reportedLinkTypes: [String: Int] = ["raw.pcap": 12, "atm-rfc1483.pcap": 11, "atm-clip.pcap": 19]
 
     /// The link type a capture file's header declares (pcap), or its first interface's (pcapng),
     /// read here byte by byte, independently of libpcap.
