@@ -63,11 +63,15 @@ struct ViewOptions: ParsableArguments {
         }
     }
 
+    /// The layer option given (at most one, ``checkLayerOptions(view:)`` says): its flag, its list,
+    /// and whether named layers bring the layers they carry (-J).
+    private var layerOption: (flag: String, list: String, carried: Bool)? {
+        jsonLayers.map { ("-j", $0, false) } ?? jsonLayerTrees.map { ("-J", $0, true) } ?? treeLayers.map { ("-O", $0, false) }
+    }
+
     /// The layers -j, -J or -O name, checked against `schema`'s protocols.
     func layerSelection(for schema: Schema) throws -> LayerSelection? {
-        guard let (list, carried) = jsonLayers.map({ ($0, false) }) ?? jsonLayerTrees.map({ ($0, true) })
-                ?? treeLayers.map({ ($0, false) }) else { return nil }
-        let flag = jsonLayers != nil ? "-j" : jsonLayerTrees != nil ? "-J" : "-O"
+        guard let (flag, list, carried) = layerOption else { return nil }
         do {
             return try LayerSelection(parsing: list, includesCarriedLayers: carried, schema: schema)
         } catch {
@@ -92,7 +96,8 @@ struct ViewOptions: ParsableArguments {
     var renderOptions: RenderOptions {
         var options = RenderOptions(color: useColor, width: width ?? terminalWidth ?? 120, showsLinkLayer: linkLayer,
                                     showsHidden: showHidden)
-        if let (list, carried) = jsonLayers.map({ ($0, false) }) ?? jsonLayerTrees.map({ ($0, true) }) ?? treeLayers.map({ ($0, false) }) {
+        if let (_, list, carried) = layerOption {
+            // Matched by name alone: ``layerSelection(for:)`` checks the names once the schemas are loaded.
             let words = list.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
             options.layers = LayerSelection(protocols: words, includesCarriedLayers: carried)
         }
