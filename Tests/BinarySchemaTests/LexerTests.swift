@@ -13,6 +13,23 @@ import Testing
         #expect(kinds("a \(symbol) b") == [.identifier("a"), .symbol(symbol), .identifier("b"), .endOfFile])
     }
 
+    /// The parser tells operators by their bytes; every symbol the lexer makes is the operator
+    /// its text names, or none.
+    @Test(arguments: Lexer.symbols)
+    func aSymbolIsTheBinaryOperatorItSpells(symbol: String) {
+        #expect(BinaryOperator(symbol: symbol) == BinaryOperator(rawValue: symbol))
+        #expect(BinaryOperator(symbol: symbol + symbol) == BinaryOperator(rawValue: symbol + symbol))
+    }
+
+    @Test func everyBinaryOperatorIsALexerSymbol() {
+        for op in BinaryOperator.allCases {
+            #expect(Lexer.symbols.contains(op.rawValue), "\(op)")
+            #expect(BinaryOperator(symbol: op.rawValue) == op)
+        }
+        #expect(BinaryOperator(symbol: "") == nil)
+        #expect(BinaryOperator(symbol: "<<=") == nil)
+    }
+
     @Test func theLongestSymbolWinsAndNothingIsLostAtTheEnd() {
         #expect(kinds("a...b..c.d") == [.identifier("a"), .symbol("..."), .identifier("b"), .symbol(".."), .identifier("c"),
                                         .symbol("."), .identifier("d"), .endOfFile])

@@ -61,7 +61,7 @@ import Testing
             var fields: [BundledSchemaOracleTests.OracleField] = []
             BundledSchemaOracleTests.collect(layers, into: &fields)
             for field in fields where !Self.tsharkArtifacts.contains("\(capture) \(number) \(field.name)") {
-                guard let mapping = BundledSchemaOracleTests.mappings.first(where: { $0.tshark == field.name }) else { continue }
+                guard let mapping = BundledSchemaOracleTests.mappingsByName[field.name] else { continue }
                 compared += 1
                 let mismatches = zip(candidates, paths).enumerated().map { position, pair in
                     let ((candidate, shift), paths) = pair

@@ -188,17 +188,22 @@ extension Checker {
             return nil
         }
         if text.isEmpty { return .transparent }
-        let valid = text.utf8.allSatisfy { byte in
-            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        // Bytes, not Characters: String.split ran for every @name and was a tenth of loading the bundled schemas.
+        var valid = true, dots = 0, previous = UInt8(ascii: ".")
+        for byte in text.utf8 {
+            let isDot = byte == UInt8(ascii: ".")
+            let allowed = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || isDot
+            if !allowed || (isDot && previous == UInt8(ascii: ".")) { valid = false }
+            if isDot { dots += 1 }
+            previous = byte
         }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard valid, !parts.contains(where: \.isEmpty) else {
+        guard valid, previous != UInt8(ascii: ".") else {
             report(.invalidValue, "@name '\(text)' is not a filter name: letters, digits, '_' and '-', in parts joined by single dots",
                    at: location)
             return nil
         }
-        return parts.count > 1 ? .absolute(text) : .segment(text)
+        return dots > 0 ? .absolute(text) : .segment(text)
     }
 
     /// The program of an attribute that takes one expression (`@size(n)`, `@at(offset)`), or nil

@@ -248,29 +248,33 @@ package struct SummarySegment: Sendable {
     }
 
     /// A placeholder's path text and form: `#path`, `path?`, `path!`, `path|a:A b:B`, `path:#other`.
+    /// Its marks are ASCII, looked for in the bytes: finding them by Character was most of the
+    /// cost of reading the bundled schemas' summaries.
     static func form(of placeholder: Substring) -> Placeholder {
-        if placeholder.hasPrefix("len("), placeholder.hasSuffix(")") {
+        let bytes = placeholder.utf8
+        let first = bytes.first, last = bytes.last
+        if placeholder.hasPrefix("len("), last == UInt8(ascii: ")") {
             return Placeholder(path: placeholder.dropFirst(4).dropLast(), form: .count)
         }
-        if placeholder.hasPrefix("#") {
-            if placeholder.hasSuffix("?") { return Placeholder(path: placeholder.dropFirst().dropLast(), form: .lengthNonzero) }
-            if placeholder.hasSuffix("!") { return Placeholder(path: placeholder.dropFirst().dropLast(), form: .lengthZero) }
+        if first == UInt8(ascii: "#") {
+            if last == UInt8(ascii: "?") { return Placeholder(path: placeholder.dropFirst().dropLast(), form: .lengthNonzero) }
+            if last == UInt8(ascii: "!") { return Placeholder(path: placeholder.dropFirst().dropLast(), form: .lengthZero) }
             return Placeholder(path: placeholder.dropFirst(), form: .length)
         }
-        if let bar = placeholder.firstIndex(of: "|") {
+        if let bar = bytes.firstIndex(of: UInt8(ascii: "|")) {
             let pairs = placeholder[placeholder.index(after: bar)...].split(separator: " ").compactMap { (pair: Substring) -> (field: String, letter: String)? in
-                guard let colon = pair.firstIndex(of: ":") else { return nil }
+                guard let colon = pair.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
                 return (String(pair[..<colon]), String(pair[colon...].dropFirst()))
             }
             return Placeholder(path: placeholder[..<bar], form: .letters, letterPairs: pairs)
         }
-        if let colon = placeholder.firstIndex(of: ":") {
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
             var other = placeholder[placeholder.index(after: colon)...]
-            if other.hasPrefix("#") { other = other.dropFirst() }
+            if other.utf8.first == UInt8(ascii: "#") { other = other.dropFirst() }
             return Placeholder(path: placeholder[..<colon], form: .range, lengthPath: steps(other))
         }
-        if placeholder.hasSuffix("?") { return Placeholder(path: placeholder.dropLast(), form: .nonzero) }
-        if placeholder.hasSuffix("!") { return Placeholder(path: placeholder.dropLast(), form: .zero) }
+        if last == UInt8(ascii: "?") { return Placeholder(path: placeholder.dropLast(), form: .nonzero) }
+        if last == UInt8(ascii: "!") { return Placeholder(path: placeholder.dropLast(), form: .zero) }
         return Placeholder(path: placeholder, form: .value)
     }
 

@@ -164,6 +164,36 @@ enum BinaryOperator: String, CaseIterable, Sendable {
     case multiply = "*", divide = "/", remainder = "%", bitwiseAnd = "&"
     case shiftLeft = "<<", shiftRight = ">>"
 
+    /// The operator a symbol token spells, told by its bytes: `init(rawValue:)` compares the
+    /// symbol with each case's text in turn, and the parser asks it of every symbol it reads.
+    init?(symbol: String) {
+        var bytes = symbol.utf8.makeIterator()
+        guard let first = bytes.next() else { return nil }
+        let second = bytes.next() ?? 0
+        guard bytes.next() == nil else { return nil }
+        switch (first, second) {
+        case (UInt8(ascii: "|"), UInt8(ascii: "|")): self = .or
+        case (UInt8(ascii: "&"), UInt8(ascii: "&")): self = .and
+        case (UInt8(ascii: "="), UInt8(ascii: "=")): self = .equal
+        case (UInt8(ascii: "!"), UInt8(ascii: "=")): self = .notEqual
+        case (UInt8(ascii: "<"), 0): self = .less
+        case (UInt8(ascii: "<"), UInt8(ascii: "=")): self = .lessOrEqual
+        case (UInt8(ascii: ">"), 0): self = .greater
+        case (UInt8(ascii: ">"), UInt8(ascii: "=")): self = .greaterOrEqual
+        case (UInt8(ascii: "+"), 0): self = .add
+        case (UInt8(ascii: "-"), 0): self = .subtract
+        case (UInt8(ascii: "|"), 0): self = .bitwiseOr
+        case (UInt8(ascii: "^"), 0): self = .bitwiseXor
+        case (UInt8(ascii: "*"), 0): self = .multiply
+        case (UInt8(ascii: "/"), 0): self = .divide
+        case (UInt8(ascii: "%"), 0): self = .remainder
+        case (UInt8(ascii: "&"), 0): self = .bitwiseAnd
+        case (UInt8(ascii: "<"), UInt8(ascii: "<")): self = .shiftLeft
+        case (UInt8(ascii: ">"), UInt8(ascii: ">")): self = .shiftRight
+        default: return nil
+        }
+    }
+
     /// 0 binds loosest (`||`), 5 tightest (shifts): Swift's order, where `&` multiplies and `|`, `^` add.
     var precedence: Int {
         switch self {

@@ -29,7 +29,7 @@ struct Parser {
         self.diagnostics = lexer.diagnostics
         // Each token's binary operator, found once: every operand asks at each precedence level.
         self.binaryOperators = tokens.map { token in
-            if case .symbol(let symbol) = token.kind { return BinaryOperator(rawValue: symbol) }
+            if case .symbol(let symbol) = token.kind { return BinaryOperator(symbol: symbol) }
             return nil
         }
     }
