@@ -80,6 +80,40 @@ import Testing
         #expect(!interpreter.withDissection(of: [2, 7, 0xAA, 0xBB], root: root) { filter.matches($0) })
     }
 
+    /// `@scale(n)`: a field counted in words is filtered and printed in the unit of its filter
+    /// name, as tshark's `tcp.hdr_len` is bytes; the tree still shows the bits as read.
+    @Test func aScaledFieldIsFilteredAndPrintedInItsNamesUnit() throws {
+        let schema = try SchemaLoader.load(text: """
+            @protocol("sc") struct Main { words: u4 @scale(4) @display("{} ({} bytes)", words, words * 4); rest: u4; plain: u8 }
+            """)
+        let root = try #require(schema.structType(named: "Main"))
+        var interpreter = Interpreter(schema: schema)
+        let bytes: [UInt8] = [0x52, 7]
+        var extractor = try FieldExtractor(fields: ["sc.words", "sc.rest", "sc.plain"], schema: schema)
+        #expect(interpreter.withDissection(of: bytes, root: root) { extractor.line(for: $0, frameNumber: 1) } == "20\t2\t7")
+        for (text, expected) in [("sc.words == 20", true), ("sc.words == 5", false), ("sc.words > 16", true), ("sc.plain == 7", true)] {
+            var filter = try DisplayFilter(text, schema: schema)
+            #expect(interpreter.withDissection(of: bytes, root: root) { filter.matches($0) } == expected, "\(text)")
+        }
+        let tree = interpreter.withDissection(of: bytes, root: root) { View.tree.render($0) }
+        #expect(tree.contains("5 (20 bytes)"), "\(tree)")
+    }
+
+    @Test func scaleTakesAConstantOnAnInteger() {
+        for (text, message) in [
+            ("struct Main { a: u8 @scale(1) }", "@scale takes one constant from 2 to 2^32"),
+            ("struct Main { a: u8 @scale(a) }", "@scale takes one constant"),
+            ("struct Main { a: u8[2] @scale(4) }", "'@scale' applies to an integer, not to"),
+        ] {
+            do {
+                _ = try SchemaLoader.load(text: text)
+                Issue.record("\(text) was taken")
+            } catch {
+                #expect(error.diagnostics.contains { $0.message.contains(message) }, "\(text): \(error.diagnostics)")
+            }
+        }
+    }
+
     @Test func badNamesAndOptionsSayWhatIsWrong() throws {
         #expect(throws: DisplayFilterError.self) { try FieldExtractor(fields: [], schema: bundledSchema) }
         do {

@@ -21,10 +21,22 @@ extension Checker {
         var padAttribute: AttributeSyntax?
         var checksumAttribute: AttributeSyntax?
         var filterNaming: FilterNaming?
+        var valueScale: Int64 = 1
+        var scaleAttribute: AttributeSyntax?
         for attribute in syntax.attributes {
             switch attribute.name {
             case "name":
                 filterNaming = checkFilterName(attribute)
+            case "scale":
+                scaleAttribute = attribute
+                guard attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0],
+                      let value = constant(expression, file: scope.file), value >= 2, value <= 1 << 32 else {
+                    report(.invalidValue, "@scale takes one constant from 2 to 2^32: what one unit of the field counts "
+                           + "in the unit of its filter name (@scale(4) on a length in 32-bit words, for bytes)",
+                           at: attribute.location)
+                    continue
+                }
+                valueScale = value
             case "encoding":
                 textAttributes.append(attribute)
                 if let encoding = checkEncoding(attribute) { fieldEncoding = encoding }
@@ -76,7 +88,7 @@ extension Checker {
                 }
             default:
                 report(.invalidValue,
-                       "unknown field attribute '@\(attribute.name)' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @text, @encoding, @display, @assert, @little_endian, @at, @align, @checksum, @name)",
+                       "unknown field attribute '@\(attribute.name)' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @text, @encoding, @display, @assert, @little_endian, @at, @align, @checksum, @name, @scale)",
                        at: attribute.location)
             }
         }
@@ -104,6 +116,11 @@ extension Checker {
         }
         if size != nil, case .integer = type {
             report(.invalidValue, "@size applies to bytes, strings, arrays, structs and switches, not to an integer", at: syntax.location)
+        }
+        if let scaleAttribute, valueScale != 1 {
+            if case .integer = type {} else {
+                report(.invalidValue, "'@scale' applies to an integer, not to \(Self.describe(type))", at: scaleAttribute.location)
+            }
         }
         // A field read elsewhere (@at) leaves the cursor, and so the bit phase, where it was.
         if position == nil {
@@ -162,7 +179,7 @@ extension Checker {
                      condition: condition, constraints: constraints, size: size, display: display,
                      displayFormat: displayFormat, location: syntax.location, littleEndianCondition: littleEndian,
                      position: position, alignment: alignment, checksum: checksum, isHidden: syntax.isHidden,
-                     isLazy: syntax.isLazy, filterNaming: filterNaming)
+                     isLazy: syntax.isLazy, filterNaming: filterNaming, valueScale: valueScale)
     }
 
     /// `@encoding("utf-16le")`: the encoding it names, or nil after reporting why there is none.

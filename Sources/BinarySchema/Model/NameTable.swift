@@ -9,6 +9,7 @@ package final class NameTable: @unchecked Sendable {
     @usableFromInline let bounds: Table<Int32>
     /// Per field: its display hint.
     @usableFromInline let fieldDisplay: Table<DisplayHint>
+    @usableFromInline let fieldScales: Table<Int64>
     /// Per struct: whether it is a link-layer header (`@link`).
     @usableFromInline let linkLayers: Table<Bool>
     /// Per field: whether it is a `hidden let`, which views leave out unless asked.
@@ -214,6 +215,7 @@ package final class NameTable: @unchecked Sendable {
         text = Table(bytes)
         bounds = Table(pairs)
         fieldDisplay = Table(fields.map(\.display))
+        fieldScales = Table(fields.map(\.valueScale))
         linkLayers = Table(structs.map(\.isLinkLayer))
         hiddenFields = Table(fields.map(\.isHidden))
         filterNamings = Table(namings)
@@ -353,5 +355,13 @@ package final class NameTable: @unchecked Sendable {
     package func display(ofField id: Int) -> DisplayHint {
         guard id >= 0, id < fieldCount else { return .automatic }
         return fieldDisplay[id]
+    }
+
+    /// The field's `@scale(n)`: filters and field output see its value times this; 1 for a field
+    /// without one or an ID out of range.
+    @inlinable
+    package func scale(ofField id: Int) -> Int64 {
+        guard id >= 0, id < fieldCount else { return 1 }
+        return fieldScales[id]
     }
 }

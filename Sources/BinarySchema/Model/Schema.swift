@@ -622,6 +622,10 @@ public final class Field: Sendable {
     package let isLazy: Bool
     /// How the field names itself for filters and field output (`tcp.srcport`), from its name or `@name`.
     public let filterNaming: FilterNaming
+    /// `@scale(n)`: what the field's bits count, in the unit its filter name means: filters and
+    /// field output see the value times `n` (tshark's `tcp.hdr_len` is bytes, the header holds
+    /// words of 4). 1 for any other field.
+    package let valueScale: Int64
 
     /// The same field, shown with `displayFormat` (a switch's `@display`, given to the fields its
     /// cases with attributes are read as).
@@ -629,13 +633,15 @@ public final class Field: Sendable {
         Field(id: id, name: name, structID: structID, slot: slot, type: type, condition: condition, constraints: constraints,
               size: size, display: display, displayFormat: displayFormat, location: location,
               littleEndianCondition: littleEndianCondition, position: position, alignment: alignment, checksum: checksum,
-              isHidden: isHidden, isLazy: isLazy, filterNaming: filterNaming)
+              isHidden: isHidden, isLazy: isLazy, filterNaming: filterNaming, valueScale: valueScale)
     }
 
     init(id: Int, name: String, structID: Int, slot: Int, type: FieldType, condition: Program?, constraints: [Program],
          size: Program?, display: DisplayHint, displayFormat: (format: String, arguments: [Program])?,
          location: SchemaLocation, littleEndianCondition: Program? = nil, position: Program? = nil, alignment: Int = 0,
-         checksum: ChecksumSpec? = nil, isHidden: Bool = false, isLazy: Bool = false, filterNaming: FilterNaming? = nil) {
+         checksum: ChecksumSpec? = nil, isHidden: Bool = false, isLazy: Bool = false, filterNaming: FilterNaming? = nil,
+         valueScale: Int64 = 1) {
+        self.valueScale = valueScale
         self.isHidden = isHidden
         self.isLazy = isLazy
         self.filterNaming = filterNaming ?? .segment(name)

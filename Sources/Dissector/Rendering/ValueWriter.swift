@@ -503,6 +503,13 @@ extension ValueWriter {
         case .array:
             return
         case .enumeration, .integer:
+            let scale = dissection.schema.names.scale(ofField: Int(node.fieldID))
+            if scale != 1, let value = dissection.integer(of: index) {
+                // `@scale`: the value in the unit of its filter name, as tshark gives it (`tcp.hdr_len` 32, not 8).
+                let (scaled, overflow) = value.multipliedReportingOverflow(by: scale)
+                sink.append(overflow ? String(value) : String(scaled))
+                return
+            }
             switch hint {
             case .hex: writeInteger(node.value, hint: .hex, bits: wholeBytes, into: &sink)
             case .ipv4: writeInteger(node.value, hint: .ipv4, bits: node.bitWidth, into: &sink)
