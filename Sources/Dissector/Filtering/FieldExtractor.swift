@@ -230,12 +230,21 @@ public struct FieldExtractor {
         case .frameLength: values = [String(originalLength ?? dissection.bytes.count)]
         case .capturedLength: values = [String(dissection.bytes.count)]
         case .field(let name):
-            // An array is named as its elements (`tls.handshake.ciphersuite`): its elements are the occurrences.
+            // An array of values is named as its elements (`tls.handshake.ciphersuite`): its
+            // elements are the occurrences. An array of records named as one (`tcp.options`) is
+            // its bytes, as tshark's FT_BYTES field over them.
+            var insideArray = -1
             for named in index.namedNodes {
                 let node = Int(named)
-                guard index.ids[node] == name, dissection.nodes[node].kind != .array else { continue }
+                guard node >= insideArray, index.ids[node] == name else { continue }
                 scratch.removeAll()
-                ValueWriter.writeFieldValue(dissection, node, into: &scratch)
+                if dissection.nodes[node].kind == .array {
+                    guard let first = dissection.children(of: node).first, dissection.structType(of: first) != nil else { continue }
+                    scratch.appendHex(dissection.rawBytes(of: node))
+                    insideArray = Int(dissection.nodes[node].subtreeEnd)
+                } else {
+                    ValueWriter.writeFieldValue(dissection, node, into: &scratch)
+                }
                 values.append(scratch.text)
                 if format.occurrence == .first { break }
             }

@@ -491,6 +491,13 @@ extension ValueWriter {
         let wholeBytes = (node.bitWidth + 7) / 8 * 8
         switch node.kind {
         case .structure:
+            // A word of flags (tcp.flags: bit fields) is its value in hex, as tshark prints its
+            // FT_UINTn; any other struct but a protocol's own (whose text in tshark is its tree's
+            // heading) is its bytes, as tshark prints an FT_NONE or FT_BYTES field (an option).
+            if !holdsBitFields(dissection, index) {
+                if dissection.structType(of: index)?.protocolAbbreviation == nil { sink.appendHex(dissection.rawBytes(of: index)) }
+                return
+            }
             guard node.bitWidth > 0, node.bitWidth <= 32 else { return }
             var value: UInt64 = 0
             let bytes = dissection.rawBytes(of: index)
@@ -536,6 +543,12 @@ extension ValueWriter {
 }
 
 extension ValueWriter {
+    /// Whether a struct node reads fields narrower than a byte or off a byte boundary: a word of
+    /// flags rather than a record.
+    static func holdsBitFields(_ dissection: Dissection, _ index: Int) -> Bool {
+        dissection.children(of: index).contains { dissection.nodes[$0].isBitField }
+    }
+
     /// A bytes node the schema shows as an address (`@mac`, `@ipv4`, `@ipv6`, of the right size)
     /// in its notation, for JSON's typed value; false, writing nothing, for any other node.
     static func writeAddress(_ dissection: Dissection, _ index: Int, into sink: inout TextSink) -> Bool {
