@@ -114,6 +114,28 @@ import Testing
         }
     }
 
+    /// `@hex(bits)`: field output writes the value as wide as tshark writes a field of that type
+    /// (`wpan.frame_type` is `0x0001`, three bits of a 16-bit word); the tree is unchanged.
+    @Test func hexTakesTheWidthFieldOutputWritesAt() throws {
+        let schema = try SchemaLoader.load(text: """
+            @protocol("hw") struct Main { word: u16le; let mode = word & 7 @hex(16); small: u8 @hex(32); plain: u8 @hex }
+            """)
+        let root = try #require(schema.structType(named: "Main"))
+        var interpreter = Interpreter(schema: schema)
+        var extractor = try FieldExtractor(fields: ["hw.mode", "hw.small", "hw.plain"], schema: schema)
+        #expect(interpreter.withDissection(of: [0x41, 0x00, 0x80, 0x05], root: root) { extractor.line(for: $0, frameNumber: 1) }
+                == "0x0001\t0x00000080\t0x05")
+        for text in ["struct Main { a: u8 @hex(12) }", "struct Main { a: u8 @hex(72) }", "struct Main { let b = 1 @hex(0) }"] {
+            do {
+                _ = try SchemaLoader.load(text: text)
+                Issue.record("\(text) was taken")
+            } catch {
+                #expect(error.diagnostics.contains { $0.message.contains("@hex takes no arguments, or the width in bits") },
+                        "\(text): \(error.diagnostics)")
+            }
+        }
+    }
+
     @Test func badNamesAndOptionsSayWhatIsWrong() throws {
         #expect(throws: DisplayFilterError.self) { try FieldExtractor(fields: [], schema: bundledSchema) }
         do {

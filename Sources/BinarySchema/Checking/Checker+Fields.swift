@@ -23,6 +23,7 @@ extension Checker {
         var filterNaming: FilterNaming?
         var valueScale: Int64 = 1
         var scaleAttribute: AttributeSyntax?
+        var hexWidth = 0
         for attribute in syntax.attributes {
             switch attribute.name {
             case "name":
@@ -55,6 +56,10 @@ extension Checker {
             case "size":
                 size = singleExpression(attribute, scope: scope, expecting: .integer, role: "a @size",
                                         usage: "@size takes one integer expression: the field's length in bytes")
+            case "hex" where !attribute.arguments.isEmpty:
+                display = .hex
+                hintAttribute = attribute
+                hexWidth = checkHexWidth(attribute, file: scope.file)
             case "hex", "dec", "bin", "mac", "ipv4", "ipv6", "flag", "ascii":
                 if !attribute.arguments.isEmpty { report(.invalidValue, "@\(attribute.name) takes no arguments", at: attribute.location) }
                 display = Self.displayHints[attribute.name] ?? .automatic
@@ -179,7 +184,7 @@ extension Checker {
                      condition: condition, constraints: constraints, size: size, display: display,
                      displayFormat: displayFormat, location: syntax.location, littleEndianCondition: littleEndian,
                      position: position, alignment: alignment, checksum: checksum, isHidden: syntax.isHidden,
-                     isLazy: syntax.isLazy, filterNaming: filterNaming, valueScale: valueScale)
+                     isLazy: syntax.isLazy, filterNaming: filterNaming, valueScale: valueScale, hexWidth: hexWidth)
     }
 
     /// `@encoding("utf-16le")`: the encoding it names, or nil after reporting why there is none.
@@ -299,8 +304,12 @@ extension Checker {
         }
         // Visible to what follows, as a field is.
         scope.defined[syntax.name] = (slot, valueType)
+        var hexWidth = 0
         for attribute in syntax.attributes {
             switch attribute.name {
+            case "hex" where !attribute.arguments.isEmpty:
+                display = .hex
+                hexWidth = checkHexWidth(attribute, file: scope.file)
             case "hex", "dec", "bin":
                 if !attribute.arguments.isEmpty { report(.invalidValue, "@\(attribute.name) takes no arguments", at: attribute.location) }
                 if valueType == .boolean {
@@ -320,7 +329,20 @@ extension Checker {
                                       isBoolean: valueType == .boolean, enumID: enumID)
         return Field(id: fields.count, name: syntax.name, structID: scope.structID, slot: slot, type: type,
                      condition: condition, constraints: [], size: nil, display: display, displayFormat: displayFormat,
-                     location: syntax.location, isHidden: syntax.isHidden, filterNaming: filterNaming)
+                     location: syntax.location, isHidden: syntax.isHidden, filterNaming: filterNaming, hexWidth: hexWidth)
+    }
+
+    /// `@hex(16)`: the width in bits field output writes the value at, as tshark writes a field of
+    /// that type (`0x0002` for a 2-bit mode in a 16-bit frame control word); 0 after reporting a
+    /// width that is not a whole number of bytes up to 64 bits.
+    mutating func checkHexWidth(_ attribute: AttributeSyntax, file: Int) -> Int {
+        guard attribute.arguments.count == 1, case .expression(let expression) = attribute.arguments[0],
+              let value = constant(expression, file: file), value >= 8, value <= 64, value % 8 == 0 else {
+            report(.invalidValue, "@hex takes no arguments, or the width in bits (8, 16, 24, 32, ... 64) its value is "
+                   + "written at in field output, as tshark writes a field of that type", at: attribute.location)
+            return 0
+        }
+        return Int(value)
     }
 
     /// Whether a display hint changes how a value of `type` is shown (by the views' rules):

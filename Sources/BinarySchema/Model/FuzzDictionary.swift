@@ -70,7 +70,7 @@ package enum FuzzDictionary {
         "ip_pseudo(", "on_request", "when(", "src", "dst", "pseudo_src", "pseudo_dst", "hidden", "{?", "{? {", "@label(\"",
         "hidden let ", "@requires(", "@name(\"", "@name(\"\")", "[*]", "{len(", "import \"ip\"",
         "index()", "count(", "any(", "all(", "first(", "sum(", ", it.", "parent.items[index() - 1]", "[i]", "[0][0]",
-        "@pad(0x20)", "@pad(0)", "let k: E = ", "enum E: u8 { a = 1 } ", "[until sum(", "lazy ", "lazy x: u8 @at(0)", "@scale(4)",
+        "@pad(0x20)", "@pad(0)", "let k: E = ", "enum E: u8 { a = 1 } ", "[until sum(", "lazy ", "lazy x: u8 @at(0)", "@scale(4)", "@hex(16)",
     ]
 
     /// The terminators of a type's strings, in arrays and switch cases too.

@@ -10,6 +10,7 @@ package final class NameTable: @unchecked Sendable {
     /// Per field: its display hint.
     @usableFromInline let fieldDisplay: Table<DisplayHint>
     @usableFromInline let fieldScales: Table<Int64>
+    @usableFromInline let fieldHexWidths: Table<Int>
     /// Per struct: whether it is a link-layer header (`@link`).
     @usableFromInline let linkLayers: Table<Bool>
     /// Per field: whether it is a `hidden let`, which views leave out unless asked.
@@ -216,6 +217,7 @@ package final class NameTable: @unchecked Sendable {
         bounds = Table(pairs)
         fieldDisplay = Table(fields.map(\.display))
         fieldScales = Table(fields.map(\.valueScale))
+        fieldHexWidths = Table(fields.map(\.hexWidth))
         linkLayers = Table(structs.map(\.isLinkLayer))
         hiddenFields = Table(fields.map(\.isHidden))
         filterNamings = Table(namings)
@@ -363,5 +365,13 @@ package final class NameTable: @unchecked Sendable {
     package func scale(ofField id: Int) -> Int64 {
         guard id >= 0, id < fieldCount else { return 1 }
         return fieldScales[id]
+    }
+
+    /// The field's `@hex(bits)`: the width in bits field output writes its hex at; 0 for a field
+    /// without one (its own width) or an ID out of range.
+    @inlinable
+    package func hexWidth(ofField id: Int) -> Int {
+        guard id >= 0, id < fieldCount else { return 0 }
+        return fieldHexWidths[id]
     }
 }

@@ -626,6 +626,8 @@ public final class Field: Sendable {
     /// field output see the value times `n` (tshark's `tcp.hdr_len` is bytes, the header holds
     /// words of 4). 1 for any other field.
     package let valueScale: Int64
+    /// `@hex(bits)`: the width field output writes its hex at; 0 for the field's own.
+    package let hexWidth: Int
 
     /// The same field, shown with `displayFormat` (a switch's `@display`, given to the fields its
     /// cases with attributes are read as).
@@ -633,15 +635,16 @@ public final class Field: Sendable {
         Field(id: id, name: name, structID: structID, slot: slot, type: type, condition: condition, constraints: constraints,
               size: size, display: display, displayFormat: displayFormat, location: location,
               littleEndianCondition: littleEndianCondition, position: position, alignment: alignment, checksum: checksum,
-              isHidden: isHidden, isLazy: isLazy, filterNaming: filterNaming, valueScale: valueScale)
+              isHidden: isHidden, isLazy: isLazy, filterNaming: filterNaming, valueScale: valueScale, hexWidth: hexWidth)
     }
 
     init(id: Int, name: String, structID: Int, slot: Int, type: FieldType, condition: Program?, constraints: [Program],
          size: Program?, display: DisplayHint, displayFormat: (format: String, arguments: [Program])?,
          location: SchemaLocation, littleEndianCondition: Program? = nil, position: Program? = nil, alignment: Int = 0,
          checksum: ChecksumSpec? = nil, isHidden: Bool = false, isLazy: Bool = false, filterNaming: FilterNaming? = nil,
-         valueScale: Int64 = 1) {
+         valueScale: Int64 = 1, hexWidth: Int = 0) {
         self.valueScale = valueScale
+        self.hexWidth = hexWidth
         self.isHidden = isHidden
         self.isLazy = isLazy
         self.filterNaming = filterNaming ?? .segment(name)

@@ -518,7 +518,9 @@ extension ValueWriter {
                 return
             }
             switch hint {
-            case .hex: writeInteger(node.value, hint: .hex, bits: wholeBytes, into: &sink)
+            case .hex:
+                let width = dissection.schema.names.hexWidth(ofField: Int(node.fieldID))
+                writeInteger(node.value, hint: .hex, bits: width > 0 ? width : wholeBytes, into: &sink)
             case .ipv4: writeInteger(node.value, hint: .ipv4, bits: node.bitWidth, into: &sink)
             default: writeInteger(node.value, hint: .decimal, bits: node.bitWidth, into: &sink)
             }
