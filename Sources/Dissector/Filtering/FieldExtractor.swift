@@ -232,19 +232,20 @@ public struct FieldExtractor {
         case .field(let name):
             // An array of values is named as its elements (`tls.handshake.ciphersuite`): its
             // elements are the occurrences. An array of records named as one (`tcp.options`) is
-            // its bytes, as tshark's FT_BYTES field over them.
-            var insideArray = -1
+            // its bytes, as tshark's FT_BYTES field over them. What a printed node holds under
+            // the same name (a payload's records, named as the payload) is inside that one.
+            var printedUntil = -1
             for named in index.namedNodes {
                 let node = Int(named)
-                guard node >= insideArray, index.ids[node] == name else { continue }
+                guard node >= printedUntil, index.ids[node] == name else { continue }
                 scratch.removeAll()
                 if dissection.nodes[node].kind == .array {
                     guard let first = dissection.children(of: node).first, dissection.structType(of: first) != nil else { continue }
                     scratch.appendHex(dissection.rawBytes(of: node))
-                    insideArray = Int(dissection.nodes[node].subtreeEnd)
                 } else {
                     ValueWriter.writeFieldValue(dissection, node, into: &scratch)
                 }
+                printedUntil = Int(dissection.nodes[node].subtreeEnd)
                 values.append(scratch.text)
                 if format.occurrence == .first { break }
             }
