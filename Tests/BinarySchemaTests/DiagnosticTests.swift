@@ -272,7 +272,7 @@ import Testing
         let found = diagnostics("@protocol struct Main { a: u8 @bogus  b: u8 @display(\"{} {}\", b) }")
         #expect(found.map(Self.summary) == [
             "invalidValue 1:1 @protocol takes one string: the short name that starts field paths, e.g. @protocol(\"ip\")",
-            "invalidValue 1:31 unknown field attribute '@bogus' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @text, @encoding, @display, @assert, @little_endian, @at, @align, @checksum, @name)",
+            "invalidValue 1:31 unknown field attribute '@bogus' (known: @size, @hex, @dec, @bin, @mac, @ipv4, @ipv6, @flag, @ascii, @text, @encoding, @display, @assert, @little_endian, @at, @align, @checksum, @name, @scale)",
             "invalidValue 1:45 @display format has 2 '{}' but 1 arguments",
         ])
     }
