@@ -134,6 +134,13 @@ import Testing
                         "\(text): \(error.diagnostics)")
             }
         }
+        // A width is still a hex hint: on a bool it does nothing, and says so.
+        do {
+            _ = try SchemaLoader.load(text: "struct Main { a: u8; let b = a == 1 @hex(16) }")
+            Issue.record("@hex(16) on a bool was taken")
+        } catch {
+            #expect(error.diagnostics.contains { $0.message.contains("'@hex' does nothing on a bool") }, "\(error.diagnostics)")
+        }
     }
 
     @Test func badNamesAndOptionsSayWhatIsWrong() throws {

@@ -56,12 +56,12 @@ extension Checker {
             case "size":
                 size = singleExpression(attribute, scope: scope, expecting: .integer, role: "a @size",
                                         usage: "@size takes one integer expression: the field's length in bytes")
-            case "hex" where !attribute.arguments.isEmpty:
-                display = .hex
-                hintAttribute = attribute
-                hexWidth = checkHexWidth(attribute, file: scope.file)
             case "hex", "dec", "bin", "mac", "ipv4", "ipv6", "flag", "ascii":
-                if !attribute.arguments.isEmpty { report(.invalidValue, "@\(attribute.name) takes no arguments", at: attribute.location) }
+                if attribute.name == "hex", !attribute.arguments.isEmpty {
+                    hexWidth = checkHexWidth(attribute, file: scope.file)
+                } else if !attribute.arguments.isEmpty {
+                    report(.invalidValue, "@\(attribute.name) takes no arguments", at: attribute.location)
+                }
                 display = Self.displayHints[attribute.name] ?? .automatic
                 hintAttribute = attribute
             case "display", "assert":
@@ -307,11 +307,12 @@ extension Checker {
         var hexWidth = 0
         for attribute in syntax.attributes {
             switch attribute.name {
-            case "hex" where !attribute.arguments.isEmpty:
-                display = .hex
-                hexWidth = checkHexWidth(attribute, file: scope.file)
             case "hex", "dec", "bin":
-                if !attribute.arguments.isEmpty { report(.invalidValue, "@\(attribute.name) takes no arguments", at: attribute.location) }
+                if attribute.name == "hex", !attribute.arguments.isEmpty {
+                    hexWidth = checkHexWidth(attribute, file: scope.file)
+                } else if !attribute.arguments.isEmpty {
+                    report(.invalidValue, "@\(attribute.name) takes no arguments", at: attribute.location)
+                }
                 if valueType == .boolean {
                     report(.invalidValue, "'@\(attribute.name)' does nothing on a bool", at: attribute.location)
                 }

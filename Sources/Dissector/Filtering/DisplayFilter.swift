@@ -177,12 +177,7 @@ public struct DisplayFilter {
         }
         switch node.value {
         case .unsigned, .signed, .boolean:
-            guard let value = dissection.integer(of: index) else { return .none }
-            let scale = dissection.schema.names.scale(ofField: Int(node.fieldID))
-            guard scale != 1 else { return .integer(value) }
-            // `@scale`: compared in the unit of its filter name (`tcp.hdr_len == 32` is 8 words).
-            let (scaled, overflow) = value.multipliedReportingOverflow(by: scale)
-            return .integer(overflow ? value : scaled)
+            return ValueWriter.filterInteger(dissection, index).map(Occurrence.integer) ?? .none
         case .string, .text:
             return dissection.text(of: index).map(Occurrence.text) ?? .none
         case .bytes:

@@ -240,7 +240,9 @@ public struct FieldExtractor {
                 guard node >= printedUntil, index.ids[node] == name else { continue }
                 scratch.removeAll()
                 if dissection.nodes[node].kind == .array {
-                    guard let first = dissection.children(of: node).first, dissection.structType(of: first) != nil else { continue }
+                    // Pre-order: an array's first element, if it has one, is the node after it.
+                    let first = node + 1
+                    guard first < Int(dissection.nodes[node].subtreeEnd), dissection.structType(of: first) != nil else { continue }
                     scratch.appendHex(dissection.rawBytes(of: node))
                 } else {
                     ValueWriter.writeFieldValue(dissection, node, into: &scratch)

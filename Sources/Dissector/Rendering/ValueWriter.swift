@@ -510,11 +510,8 @@ extension ValueWriter {
         case .array:
             return
         case .enumeration, .integer:
-            let scale = dissection.schema.names.scale(ofField: Int(node.fieldID))
-            if scale != 1, let value = dissection.integer(of: index) {
-                // `@scale`: the value in the unit of its filter name, as tshark gives it (`tcp.hdr_len` 32, not 8).
-                let (scaled, overflow) = value.multipliedReportingOverflow(by: scale)
-                sink.append(overflow ? String(value) : String(scaled))
+            if dissection.schema.names.scale(ofField: Int(node.fieldID)) != 1, let value = filterInteger(dissection, index) {
+                sink.appendDecimal(value)
                 return
             }
             switch hint {
@@ -548,7 +545,24 @@ extension ValueWriter {
     /// Whether a struct node reads fields narrower than a byte or off a byte boundary: a word of
     /// flags rather than a record.
     static func holdsBitFields(_ dissection: Dissection, _ index: Int) -> Bool {
-        dissection.children(of: index).contains { dissection.nodes[$0].isBitField }
+        let end = min(Int(dissection.nodes[index].subtreeEnd), dissection.nodes.count)
+        var child = index + 1
+        while child < end {
+            if dissection.nodes[child].isBitField { return true }
+            child = max(child + 1, Int(dissection.nodes[child].subtreeEnd))
+        }
+        return false
+    }
+
+    /// An integer field's value as filters and field output see it: times its `@scale(n)`, in
+    /// the unit of its filter name as tshark gives it (`tcp.hdr_len` 32, not 8 words); the value
+    /// as read when the product does not fit.
+    static func filterInteger(_ dissection: Dissection, _ index: Int) -> Int64? {
+        guard let value = dissection.integer(of: index) else { return nil }
+        let scale = dissection.schema.names.scale(ofField: Int(dissection.nodes[index].fieldID))
+        guard scale != 1 else { return value }
+        let (scaled, overflow) = value.multipliedReportingOverflow(by: scale)
+        return overflow ? value : scaled
     }
 
     /// A bytes node the schema shows as an address (`@mac`, `@ipv4`, `@ipv6`, of the right size)
